@@ -1,0 +1,1 @@
+"""Benchmarks for gatecrawl's core (extraction quality/speed, determinism)."""

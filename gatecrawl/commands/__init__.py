@@ -1,0 +1,1 @@
+"""Scrapy commands added by gatecrawl (COMMANDS_MODULE): ``convert`` and ``crawl``."""

@@ -1,0 +1,370 @@
+"""The one path through the core.
+
+``convert()`` reads a page (HTML or PDF), scores it with the gate, selects the main
+content, converts it to Markdown, validates it and builds its evidence packet. The crawl's
+item pipeline, ``scrapy convert`` and ``from gatecrawl import convert`` all call it, so
+they cannot disagree. It never raises on bad input: an unexpected error becomes a typed
+drop (``converter_error``), never a kept page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping
+from urllib.parse import urlsplit
+
+from gatecrawl.core import evidence as ev
+from gatecrawl.core.gate import GATE_VERSION, GateThresholds, score
+from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
+from gatecrawl.core.presence import Presence, assess_presence, unique_ratio_window
+from gatecrawl.core.reasons import Reason
+from gatecrawl.core.recipes import Recipe, load_recipe_text
+from gatecrawl.core.redact import redact_text, redact_url
+from gatecrawl.core.validate import ValidationInput, ValidationReport, validate
+
+__all__ = ["FetchInfo", "ConversionResult", "convert", "default_recipe", "page_type"]
+
+logger = logging.getLogger(__name__)
+
+_DEFAULT_RECIPE: Recipe | None = None
+
+
+def default_recipe() -> Recipe:
+    """The recipe used when none is given: every key at its default."""
+    global _DEFAULT_RECIPE
+    if _DEFAULT_RECIPE is None:
+        _DEFAULT_RECIPE = load_recipe_text("", source="<default>", default_name="default")
+    return _DEFAULT_RECIPE
+
+
+@dataclass(frozen=True, kw_only=True)
+class FetchInfo:
+    """What the fetcher knows about a response. Every field is optional for ``convert()`` users."""
+
+    url_requested: str | None = None
+    http_status: int | None = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    reader: str = "http"  # "http" or "render"
+    latency_ms: int | None = None
+    fetched_at: str | None = None
+    depth: int | None = None
+    run_id: str | None = None
+    error: str | None = None  # set when the download failed: no body to convert
+    escalated_from: str | None = None
+    escalation_reason: str | None = None
+    fetch_presence: Mapping[str, Any] | None = None  # the plain fetch's presence verdict (Presence.to_dict)
+    render: Mapping[str, Any] | None = None  # readiness report from the browser
+    viewer_url: str | None = None  # the HTML page whose embedded PDF this is
+
+
+@dataclass(frozen=True)
+class ConversionResult:
+    markdown: str
+    evidence: dict
+    ok: bool
+    drop_reason: str | None
+    title: str | None = None
+    pdf_viewer_source: str | None = None  # an HTML page that embeds a PDF: the PDF's URL, to fetch next
+
+    @property
+    def outcome(self) -> str:
+        return "kept" if self.ok else "dropped"
+
+
+_PDF_TYPES = ("application/pdf", "application/x-pdf")
+_HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
+_GENERIC = ("application/octet-stream", "binary/octet-stream", "application/download", "application/force-download")
+
+
+def page_type(body: bytes, content_type: str | None, url: str) -> str:
+    """Route by Content-Type first, magic bytes second, extension last: ``html``, ``pdf`` or ``other``."""
+    ctype = (content_type or "").split(";")[0].strip().lower()
+    if ctype in _PDF_TYPES:
+        return "pdf"
+    head = body[:1024].lstrip()
+    if head.startswith(b"%PDF-") or (ctype in _GENERIC and b"%PDF-" in body[:1024]):
+        return "pdf"
+    if ctype in _HTML_TYPES or ctype.endswith("+xml") and "html" in ctype:
+        return "html"
+    if ctype in _GENERIC or not ctype:
+        path = urlsplit(url).path.lower()
+        if path.endswith(".pdf"):
+            return "pdf"
+        sniff = body[:512].lstrip().lower()
+        if sniff.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<div", b"<p")):
+            return "html"
+    return "other"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def convert(
+    body: bytes | str,
+    url: str,
+    content_type: str | None = "text/html",
+    recipe: Recipe | None = None,
+    *,
+    fetch: FetchInfo | None = None,
+) -> ConversionResult:
+    """Convert one fetched page to Markdown plus its evidence packet.
+
+    ``url`` is the final URL (after redirects): links and images resolve against it.
+    """
+    recipe = recipe or default_recipe()
+    fetch = fetch or FetchInfo(url_requested=url)
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    t0 = time.perf_counter()
+    try:
+        return _convert(body, url, content_type, recipe, fetch, t0)
+    except Exception as exc:  # fail closed: a converter bug quarantines the page, never keeps it
+        logger.error("converter error on %s: %s", redact_url(url), redact_text(repr(exc)))
+        packet = _base_packet(url, content_type, recipe, fetch, body)
+        packet.update(
+            page_type="other",
+            reader=fetch.reader,
+            outcome="dropped",
+            drop_reason=str(Reason.CONVERTER_ERROR),
+            drop_detail=redact_text("".join(traceback.format_exception_only(type(exc), exc)).strip())[:500],
+            validation_report=_failed_report(Reason.CONVERTER_ERROR),
+            conversion_ms=int((time.perf_counter() - t0) * 1000),
+        )
+        return ConversionResult(markdown="", evidence=packet, ok=False, drop_reason=str(Reason.CONVERTER_ERROR))
+
+
+def _failed_report(reason: str, **detail: Any) -> dict:
+    return {
+        "pass": False,
+        "reasons": [str(reason)],
+        "markdown_chars": 0,
+        "heading_count": 0,
+        "boilerplate_ratio": 0.0,
+        "wrong_route_detected": False,
+        "detail": detail,
+    }
+
+
+def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: FetchInfo, body: bytes) -> dict:
+    from gatecrawl.core.extract import EXTRACTOR_VERSION
+    from gatecrawl.core.markdown import CONVERTER_VERSION
+
+    try:
+        from gatecrawl.core.pdf import READER_VERSION as PDF_VERSION
+    except ImportError:  # the PDF reader is optional at import time
+        PDF_VERSION = "absent"
+    render = dict(fetch.render or {})
+    return {
+        "schema_version": ev.SCHEMA_VERSION,
+        "run_id": fetch.run_id,
+        "site": recipe.name,
+        "recipe": {"name": recipe.name, "digest": recipe.digest, "source": recipe.source},
+        "url_requested": fetch.url_requested or url,
+        "url_final": url,
+        "url_key": ev.url_key(url),
+        "http_status": fetch.http_status,
+        "content_type": content_type or None,
+        "response_headers": ev.response_headers(fetch.headers or {}),
+        "fetched_at": fetch.fetched_at or _now(),
+        "latency_ms": fetch.latency_ms,
+        "bytes_in": len(body),
+        "depth": fetch.depth,
+        "reader": fetch.reader,
+        "escalated_from": fetch.escalated_from,
+        "escalation_reason": fetch.escalation_reason,
+        "needs_render": bool((fetch.fetch_presence or {}).get("needs_render", False)),
+        "fetch_presence_score": (fetch.fetch_presence or {}).get("fetch_presence_score"),
+        "fetch_gate": dict(fetch.fetch_presence) if fetch.fetch_presence else None,
+        "render_readiness_passed": render.get("render_readiness_passed"),
+        "render_readiness_reason": render.get("render_readiness_reason"),
+        "render_elapsed_ms": render.get("render_elapsed_ms"),
+        "render": render or None,
+        "viewer_url": fetch.viewer_url,
+        "page_type": None,
+        "quality_score": None,
+        "extraction_gate": None,
+        "required_fields_found": 0,
+        "required_fields_total": len(recipe.required_fields),
+        "fields": {},
+        "selection_rule": None,
+        "main_selectors_used": [],
+        "boilerplate_filter_rules_used": [],
+        "validation_report": None,
+        "markdown_sha256": None,
+        "chars_out": 0,
+        "sample_provenance": [],
+        "pdf": None,
+        "pdf_viewer_source": None,
+        "outcome": "dropped",
+        "drop_reason": None,
+        "drop_detail": None,
+        "conversion_ms": None,
+        "versions": ev.versions(gate=GATE_VERSION, extractor=EXTRACTOR_VERSION, converter=CONVERTER_VERSION, pdf_reader=PDF_VERSION),
+    }
+
+
+def _finish(packet: dict, md: str, report: dict, t0: float, title: str | None = None, viewer_src: str | None = None) -> ConversionResult:
+    ok = bool(report["pass"])
+    reason = None if ok else report["reasons"][0]
+    packet["validation_report"] = report
+    packet["outcome"] = "kept" if ok else "dropped"
+    packet["drop_reason"] = reason
+    packet["chars_out"] = len(md)
+    packet["markdown_sha256"] = hashlib.sha256(md.encode("utf-8")).hexdigest() if md else None
+    packet["conversion_ms"] = int((time.perf_counter() - t0) * 1000)
+    return ConversionResult(markdown=md, evidence=packet, ok=ok, drop_reason=reason, title=title, pdf_viewer_source=viewer_src)
+
+
+def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fetch: FetchInfo, t0: float) -> ConversionResult:
+    packet = _base_packet(url, content_type, recipe, fetch, body)
+    if fetch.error is not None:
+        packet["page_type"] = "none"
+        packet["drop_detail"] = redact_text(fetch.error)[:500]
+        return _finish(packet, "", _failed_report(Reason.FETCH_FAILED), t0)
+    kind = page_type(body, content_type, url)
+    packet["page_type"] = kind
+    if kind == "pdf":
+        packet["reader"] = "pdf"
+        return _convert_pdf(body, url, recipe, fetch, packet, t0)
+    if kind != "html":
+        status = fetch.http_status or 200
+        reason = Reason.HTTP_ERROR if status >= 400 else Reason.UNSUPPORTED_TYPE
+        return _finish(packet, "", _failed_report(reason, content_type=content_type), t0)
+    return _convert_html(body, url, content_type, recipe, fetch, packet, t0)
+
+
+def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> ConversionResult:
+    from gatecrawl.core.extract import select_main
+    from gatecrawl.core.htmlparse import parse_html
+    from gatecrawl.core.markdown import to_markdown
+
+    doc = parse_html(body, content_type=content_type)
+    thresholds = GateThresholds.from_recipe(recipe)
+    presence: Mapping[str, Any] | None = fetch.fetch_presence
+    if presence is None:
+        # Not assessed by the fetcher (direct convert() call): assess the plain document now.
+        p: Presence = assess_presence(doc, thresholds)
+        presence = p.to_dict()
+        packet["fetch_gate"] = dict(presence)
+        packet["needs_render"] = p.needs_render
+        packet["fetch_presence_score"] = p.presence_score
+    viewer_src = None
+    try:
+        from gatecrawl.core.pdf import find_pdf_viewer_source
+
+        viewer_src = find_pdf_viewer_source(doc, url)
+    except ImportError:
+        pass
+    packet["pdf_viewer_source"] = viewer_src
+
+    sel = select_main(doc, main_selectors=recipe.main_selectors, exclude_selectors=recipe.exclude_selectors, keep_comments=recipe.keep_comments)
+    md = to_markdown(sel.root, base_url=url)
+    fields = find_fields(doc)
+    if not fields.get("title") and md.title:
+        fields["title"] = md.title
+    packet["fields"] = {k: v for k, v in sorted(fields.items())}
+    packet["selection_rule"] = sel.rule
+    packet["main_selectors_used"] = [sel.selector] if sel.selector else []
+    packet["boilerplate_filter_rules_used"] = list(sel.removal_rules)
+    packet["sample_provenance"] = list(md.provenance)
+
+    # Extraction gate: the same four checks, on the extraction.
+    link_chars = sum(len(visible_text(a)) for a in sel.root.iter("a"))
+    main_chars = max(sel.main_text_chars, 1)
+    boiler_ratio = round(min(1.0, link_chars / main_chars), 4) if sel.main_text_chars else 0.0
+    page = measure_page(doc)
+    text = md.text
+    verdict = score(
+        text,
+        boilerplate_share=page.boilerplate_share,
+        fields=fields,
+        thresholds=thresholds,
+        unique_text=unique_ratio_window(text),
+    )
+    packet["extraction_gate"] = verdict.to_dict()
+    packet["quality_score"] = verdict.score
+    packet["required_fields_found"] = sum(1 for f in recipe.required_fields if fields.get(f))
+
+    headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
+    has_password = any((i.get("type") or "").lower() == "password" for i in doc.iter("input"))
+    html_text = body[:200_000].decode("utf-8", "replace")
+    rendered = fetch.reader == "render"
+    vin = ValidationInput(
+        markdown=text,
+        url_final=url,
+        http_status=fetch.http_status,
+        html_text=html_text,
+        page_text=page.body_text[:5000],
+        title=fields.get("title") or "",
+        first_heading=headings[0] if headings else "",
+        page_visible_chars=page.total_chars,
+        content_chars=sel.main_text_chars,
+        boilerplate_ratio=boiler_ratio,
+        has_password_field=has_password,
+        canonical=canonical_url(doc),
+        fields=fields,
+        needs_render=bool(presence.get("needs_render")),
+        rendered=rendered,
+        gate_passed=verdict.passed,
+    )
+    rep: ValidationReport = validate(vin, recipe)
+    report = rep.to_dict()
+    if rendered and fetch.render and fetch.render.get("render_readiness_passed") is False:
+        report["pass"] = False
+        report["reasons"] = [str(Reason.READINESS_TIMEOUT)] + [r for r in report["reasons"] if r != Reason.READINESS_TIMEOUT]
+    if report["pass"] and not verdict.passed:
+        report["pass"] = False
+        report["reasons"] = [str(Reason.GATE_FAILED)]
+        report["detail"]["gate_failed_checks"] = verdict.failed_checks
+    return _finish(packet, text, report, t0, title=fields.get("title"), viewer_src=viewer_src)
+
+
+def _convert_pdf(body, url, recipe, fetch, packet, t0) -> ConversionResult:
+    from gatecrawl.core.pdf import PdfLimits, read_pdf
+
+    opts = dict(recipe.pdf)
+    allowed = {f for f in PdfLimits.__dataclass_fields__}
+    limits = PdfLimits(**{k: v for k, v in opts.items() if k in allowed})
+    res = read_pdf(body, limits=limits)
+    info = res.to_dict()
+    info.pop("markdown", None)
+    packet["pdf"] = info
+    if not res.ok:
+        packet["drop_detail"] = res.detail or None
+        rep = _failed_report(res.reason or Reason.PDF_PARSE_FAILED)
+        if res.needs_ocr_pages:
+            rep["detail"]["needs_ocr_pages"] = list(res.needs_ocr_pages)
+        return _finish(packet, "", rep, t0)
+    md = res.markdown
+    fields = {"title": res.title, "date": None, "author": None, "description": None}
+    packet["fields"] = fields
+    packet["selection_rule"] = "pdf_text_layer"
+    packet["sample_provenance"] = list(res.provenance)
+    thresholds = GateThresholds.from_recipe(recipe)
+    verdict = score(md, boilerplate_share=0.0, fields=fields, thresholds=thresholds, unique_text=unique_ratio_window(md))
+    packet["extraction_gate"] = verdict.to_dict()
+    packet["quality_score"] = verdict.score
+    packet["required_fields_found"] = sum(1 for f in recipe.required_fields if fields.get(f))
+    headings = [line.lstrip("#").strip() for line in md.split("\n") if line.startswith("#")]
+    vin = ValidationInput(
+        markdown=md,
+        url_final=url,
+        http_status=fetch.http_status,
+        title=res.title or "",
+        first_heading=headings[0] if headings else "",
+        page_visible_chars=len(md),
+        content_chars=len(md),
+        fields=fields,
+    )
+    report = validate(vin, recipe).to_dict()
+    if report["pass"] and not verdict.passed:
+        report["pass"] = False
+        report["reasons"] = [str(Reason.GATE_FAILED)]
+        report["detail"]["gate_failed_checks"] = verdict.failed_checks
+    return _finish(packet, md, report, t0, title=res.title)

@@ -1,0 +1,561 @@
+"""Main-content selection.
+
+``select_main(doc)`` returns a :class:`Selection`: a cleaned deep copy of the subtree that
+holds the page's main content, the name of the rule that chose it, and the sorted names of
+the removal/keep rules that fired. ``doc`` is never mutated.
+
+Selection, in order (first rule that yields a node wins):
+
+1. ``recipe_selector``: each recipe CSS selector in priority order; for a selector the first
+   matching node in document order with at least :data:`MIN_TEXT` visible characters wins.
+2. Otherwise every element gets a *content score*: the visible text of the page is split
+   into blocks (text is attributed to its nearest block-level ancestor); each block is worth
+   ``plain - 3 * linked - 15`` characters (``plain`` = characters outside links), plus a
+   bonus for sentence punctuation; an element's score is the sum over the blocks inside it.
+   The best element (highest score; deepest on ties) is the *density* candidate.
+3. ``semantic_article_body`` / ``semantic_article`` / ``semantic_main`` / ``role_main``: if
+   the density candidate lies inside (or is) such a container, and the container's score is
+   not much lower, the nearest such container is chosen instead (it usually carries the
+   headline and byline too).
+4. ``density_score``: the density candidate itself.
+5. ``coverage_guard``: if the chosen node holds less than :data:`COVERAGE_MIN` of the
+   page's positive content score, the selection is widened to the nearest ancestor that
+   does (one-page sites whose sections sit in sibling containers).
+6. ``body_fallback``: no block has positive score (empty or junk-only page).
+
+Removal rules applied inside the chosen node (each firing is recorded by name):
+``exclude_hidden``, ``exclude_nav``, ``exclude_cookie_banner``, ``exclude_share_bar``,
+``exclude_related``, ``exclude_newsletter``, ``exclude_comments`` (skipped when
+``keep_comments``), ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``,
+``exclude_author_bio``, ``exclude_tags``, ``exclude_link_dense`` (link lists), and
+``recipe_exclude`` (recipe selectors). Keep rules: ``keep_caption`` (figure captions) and
+``keep_byline`` (author/date lines) protect a block from pattern removal; they are recorded
+when they protect a block that a removal pattern matched, or (for captions/bylines present
+in the selection) always, so a reader of the evidence knows they were kept on purpose.
+A block holding more than half of the selection's text is never removed by a class/id
+pattern (guards against page-level wrappers such as ``<div class="post comments-open">``).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import lxml.etree
+import lxml.html
+
+__all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
+
+EXTRACTOR_VERSION = "extract/1"
+
+MIN_TEXT = 20
+_BLOCK_COST = 10
+COVERAGE_MIN = 0.45
+
+_NON_CONTENT = (
+    "script", "style", "noscript", "template", "svg", "math", "iframe", "frame", "frameset",
+    "object", "embed", "applet", "canvas", "button", "input", "select", "textarea", "option",
+    "optgroup", "datalist", "map", "area", "audio", "video", "source", "track", "dialog",
+    "head", "title", "meta", "link", "base", "param",
+)
+_BLOCKS = frozenset(
+    "address article aside blockquote body center dd details dialog dir div dl dt fieldset "
+    "figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html listing main "
+    "menu nav ol p pre section summary table ul".split()
+)  # li, tr, td... are not blocks for scoring: a list or table is scored as one block
+
+_HIDDEN_STYLE = re.compile(r"(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
+_HIDDEN_CLASS = re.compile(
+    r"(?:^|\s)(?:hidden|hide|d-none|sr-only|visually-hidden|screen-reader-text|screenreader|"
+    r"offscreen|is-hidden|u-hidden)(?:\s|$)", re.I)
+
+
+def _rx(words: str) -> re.Pattern:
+    return re.compile(words, re.I)
+
+
+# (rule name, pattern on "class id" attributes). Order matters only for naming when
+# several patterns match one element: the first listed wins.
+_PATTERN_RULES: tuple[tuple[str, re.Pattern], ...] = (
+    ("exclude_cookie_banner", _rx(r"cookie|consent|gdpr|onetrust|cmp-|truste|privacy-banner|cc-banner")),
+    ("exclude_newsletter", _rx(r"newsletter|subscri|sign-?up|mailing-?list|optin|opt-in|inline-signup|email-capture")),
+    ("exclude_share_bar", _rx(r"share|sharing|social|addthis|sharethis|shareaholic|sociable|follow-us|print-?button")),
+    ("exclude_comments", _rx(r"comment|disqus|respond|discussion|replies|reactions")),
+    ("exclude_related", _rx(
+        r"related|recommend|most-?read|most-?popular|mostpopular|popular|trending|more-?stories|"
+        r"more-?from|also-?read|read-?next|read-?also|up-?next|what-?to-?read|taboola|outbrain|"
+        r"you-?may|suggested|further-?reading|more-?articles|more-?news|next-?article|prev-?next|"
+        r"post-?nav|article-?nav|teaser-list|story-?list|headlines")),
+    ("exclude_ads", _rx(
+        r"(?:^|[\s_-])(?:ad|ads|adv|advert\w*|advertisement|adslot|adunit|ad-?container|"
+        r"sponsor\w*|promo\w*|dfp|gpt|banner-?ad|native-?ad|affiliate)(?:$|[\s_-])")),
+    ("exclude_nav", _rx(
+        r"(?:^|[\s_-])(?:nav|navbar|navigation|breadcrumbs?|pagination|pager|menu|skip-?link|"
+        r"site-?header|masthead|topbar|toolbar)(?:$|[\s_-])|breadcrumb")),
+    ("exclude_sidebar", _rx(r"sidebar|side-?bar|widget|(?:^|[\s_-])rail(?:$|[\s_-])|right-?col|left-?col")),
+    ("exclude_author_bio", _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|contributor-?bio")),
+    ("exclude_tags", _rx(r"(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|post-?tags|categories|keywords|topics)(?:$|[\s_-])")),
+    ("exclude_footer", _rx(r"(?:^|[\s_-])(?:footer|site-?footer|page-?footer|copyright|colophon)(?:$|[\s_-])")),
+)
+_TAG_RULES = {
+    "nav": "exclude_nav",
+    "aside": "exclude_sidebar",
+    "footer": "exclude_footer",
+    "menu": "exclude_nav",
+}
+_ROLE_RULES = {
+    "navigation": "exclude_nav",
+    "complementary": "exclude_sidebar",
+    "contentinfo": "exclude_footer",
+    "banner": "exclude_nav",
+    "search": "exclude_nav",
+    "menu": "exclude_nav",
+    "menubar": "exclude_nav",
+    "dialog": "exclude_cookie_banner",
+    "alertdialog": "exclude_cookie_banner",
+}
+_CAPTION_RX = _rx(r"caption|credit|wp-caption-text")
+_BYLINE_RX = _rx(r"byline|by-line|(?:^|[\s_-])author(?:$|[\s_-])|dateline|(?:^|[\s_-])date(?:$|[\s_-])|timestamp|published|posted-on|entry-meta|article-meta")
+_POSITIVE_RX = _rx(r"article|body|content|entry|main|post|story|text|blog|prose|rich-?text")
+_NEGATIVE_RX = _rx(
+    r"comment|footer|footnote|related|share|sidebar|widget|sponsor|promo|advert|popular|"
+    r"newsletter|cookie|consent|menu|nav|breadcrumb|social|teaser|recommend|trending")
+_SEMANTIC_SCHEMA = _rx(r"articlebody|(?:^|\s)text(?:$|\s)")
+_WS = re.compile(r"\s+")
+_SENTENCE = re.compile(r"[.!?。！？][\"'”’)]?(?:\s|$)")
+
+
+@dataclass(frozen=True)
+class Selection:
+    root: lxml.html.HtmlElement
+    rule: str
+    selector: str | None
+    removal_rules: tuple[str, ...]
+    main_text_chars: int
+    page_text_chars: int
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _attrs(el: lxml.etree._Element) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}".strip()
+
+
+def _is_el(el) -> bool:
+    return isinstance(el.tag, str)
+
+
+def _drop(el: lxml.etree._Element) -> None:
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail and tail.strip():
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+def visible_text_chars(el: lxml.etree._Element) -> int:
+    """Characters of visible text (whitespace runs count as one space, ends trimmed)."""
+    try:
+        return len(_WS.sub(" ", " ".join(el.itertext())).strip())
+    except Exception:
+        return 0
+
+
+def _text_len(el: lxml.etree._Element) -> int:
+    return visible_text_chars(el)
+
+
+def _is_hidden(el: lxml.etree._Element) -> bool:
+    if el.get("hidden") is not None:
+        return True
+    if (el.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = el.get("style")
+    if style and _HIDDEN_STYLE.search(style):
+        return True
+    cls = el.get("class")
+    if cls and _HIDDEN_CLASS.search(cls):
+        return True
+    return False
+
+
+def _css_path(el: lxml.etree._Element) -> str:
+    parts = []
+    node = el
+    while node is not None:
+        parent = node.getparent()
+        tag = node.tag if isinstance(node.tag, str) else "*"
+        if parent is None:
+            parts.append(tag)
+            break
+        if node.get("id") and re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", node.get("id")):
+            parts.append(f"{tag}#{node.get('id')}")
+            break
+        k = 1
+        for sib in parent:
+            if sib is node:
+                break
+            if sib.tag == node.tag:
+                k += 1
+        parts.append(f"{tag}:nth-of-type({k})")
+        node = parent
+    return " > ".join(reversed(parts))
+
+
+def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
+    """Remove non-content and hidden elements from the working copy."""
+    for el in list(body.iter(*_NON_CONTENT)):
+        if el is not body:
+            _drop(el)
+    for el in list(body.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
+        _drop(el)
+    for el in list(body.iter()):
+        if el is body or not _is_el(el) or el.getparent() is None:
+            continue
+        if _is_hidden(el):
+            # Do not drop a hidden block that holds most of the page (lazy "reveal" pages).
+            _drop(el)
+            fired.add("exclude_hidden")
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+class _Scores:
+    """Per-element content score (sum of block values inside the element)."""
+
+    def __init__(self, body: lxml.etree._Element) -> None:
+        # Keys are ids of elements kept alive in ``self.order`` (lxml proxies are only
+        # stable while referenced).
+        self.order: list[lxml.etree._Element] = []
+        self.score: dict[int, float] = {}
+        self.text: dict[int, int] = {}
+        self.positive_total = 0.0
+        self._compute(body)
+
+    def _compute(self, body: lxml.etree._Element) -> None:
+        # Attribute text to nearest block ancestor: iterative walk with explicit stack.
+        block_plain: dict[int, int] = {}
+        block_link: dict[int, int] = {}
+        block_sent: dict[int, int] = {}
+        block_el: dict[int, lxml.etree._Element] = {}
+        parent_of: dict[int, int | None] = {}
+        order: list[lxml.etree._Element] = []
+        # stack entries: (element, nearest block id, inside link)
+        stack = [(body, None, False)]
+        while stack:
+            el, blk, in_link = stack.pop()
+            key = id(el)
+            order.append(el)
+            tag = el.tag if _is_el(el) else ""
+            if tag in _BLOCKS or blk is None:
+                blk_here = key
+                block_el[key] = el
+            else:
+                blk_here = blk
+            link_here = in_link or tag == "a"
+            if el.text:
+                self._add(block_plain, block_link, block_sent, blk_here, el.text, link_here)
+            for child in reversed(el):
+                parent_of[id(child)] = key
+                stack.append((child, blk_here, link_here))
+                if child.tail:  # a child's tail belongs to this element's block
+                    self._add(block_plain, block_link, block_sent, blk_here, child.tail,
+                              link_here)
+        # block values
+        value: dict[int, float] = {}
+        for key, el in block_el.items():
+            plain = block_plain.get(key, 0)
+            link = block_link.get(key, 0)
+            if plain + link == 0:
+                continue
+            v = plain - 2 * max(0, link - plain) - _BLOCK_COST + 10 * min(block_sent.get(key, 0), 5)
+            value[key] = v
+            if v > 0:
+                self.positive_total += v
+        # propagate sums upward (reverse document order = children before parents)
+        score: dict[int, float] = {}
+        text: dict[int, int] = {}
+        for el in reversed(order):
+            key = id(el)
+            s = score.get(key, 0.0) + value.get(key, 0.0)
+            t = text.get(key, 0) + block_plain.get(key, 0) + block_link.get(key, 0)
+            score[key] = s
+            text[key] = t
+            pk = parent_of.get(key)
+            if pk is not None:
+                score[pk] = score.get(pk, 0.0) + s
+                text[pk] = text.get(pk, 0) + t
+        self.score = score
+        self.text = text
+        self.order = order
+        self.block_el = block_el
+
+    @staticmethod
+    def _add(plain, link, sent, blk, text, in_link) -> None:
+        n = len(_WS.sub(" ", text).strip())
+        if not n:
+            return
+        if in_link:
+            link[blk] = link.get(blk, 0) + n
+        else:
+            plain[blk] = plain.get(blk, 0) + n
+            sent[blk] = sent.get(blk, 0) + len(_SENTENCE.findall(text))
+
+    def best(self, body: lxml.etree._Element) -> lxml.etree._Element | None:
+        best_el = None
+        best_key = None
+        depth_of = {id(body): 0}
+        for el in body.iter():
+            if not _is_el(el):
+                continue
+            p = el.getparent()
+            d = depth_of.get(id(p), 0) + 1 if el is not body else 0
+            depth_of[id(el)] = d
+            s = self.score.get(id(el), 0.0)
+            if s <= 0:
+                continue
+            k = (s, d)
+            if best_key is None or k > best_key:
+                best_key = k
+                best_el = el
+        return best_el
+
+
+# --------------------------------------------------------------------------- cleaning
+
+
+def _clean(root: lxml.etree._Element, *, keep_comments: bool, exclude_selectors: Sequence[str],
+           fired: set[str]) -> None:
+    total = max(1, _text_len(root))
+    # recipe excludes first
+    for sel in exclude_selectors:
+        try:
+            matches = root.cssselect(sel)
+        except Exception:
+            continue
+        for el in matches:
+            if el is root or el.getparent() is None:
+                continue
+            _drop(el)
+            fired.add("recipe_exclude")
+
+    # keep rules: captions and bylines are protected from pattern removal
+    protected: set = set()  # elements (hash by identity, kept alive by the set)
+    for el in root.iter("figcaption", "caption"):
+        protected.add(el)
+        fired.add("keep_caption")
+    for el in root.iter():
+        if not _is_el(el) or el is root:
+            continue
+        a = _attrs(el)
+        if a and _CAPTION_RX.search(a) and _text_len(el) < 600:
+            protected.add(el)
+            fired.add("keep_caption")
+        elif el.get("rel") == "author" or (a and _BYLINE_RX.search(a) and _text_len(el) < 200):
+            protected.add(el)
+            fired.add("keep_byline")
+
+    for el in list(root.iter()):
+        if el is root or not _is_el(el) or el.getparent() is None:
+            continue
+        if el in protected or el.tag in ("p", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+                                              "table", "td", "th", "tr", "li", "figcaption",
+                                              "blockquote", "body", "html"):
+            continue
+        rule = _TAG_RULES.get(el.tag)
+        role = (el.get("role") or "").strip().lower()
+        if rule is None and role in _ROLE_RULES:
+            rule = _ROLE_RULES[role]
+        a = _attrs(el)
+        if rule is None and a:
+            for name, rx in _PATTERN_RULES:
+                if rx.search(a):
+                    rule = name
+                    break
+        if rule is None:
+            continue
+        if rule == "exclude_comments" and keep_comments:
+            continue
+        n = _text_len(el)
+        if n > 0.5 * total and n > 400:
+            continue  # page-level wrapper carrying a boilerplate-looking class
+        if any(d in protected for d in el.iterdescendants()) and rule not in (
+                "exclude_cookie_banner", "exclude_comments"):
+            # keep the protected block, drop the rest is too fiddly: keep whole
+            continue
+        _drop(el)
+        fired.add(rule)
+
+    # link-dense lists and blocks
+    for el in list(root.iter("ul", "ol", "div", "section", "dl", "table")):
+        if el is root or el.getparent() is None:
+            continue
+        if el in protected:
+            continue
+        n = _text_len(el)
+        if n == 0:
+            continue
+        if n > 0.5 * total and n > 400:
+            continue
+        link = sum(_text_len(a) for a in el.iter("a"))
+        if link / n > 0.6 and (n < 1500):
+            # a list of links (menus, "related", tag clouds)
+            nlinks = sum(1 for _ in el.iter("a"))
+            if nlinks >= 2 or el.tag in ("ul", "ol"):
+                _drop(el)
+                fired.add("exclude_link_dense")
+
+
+# --------------------------------------------------------------------------- selection
+
+_SEMANTIC_ORDER = (
+    ("semantic_article_body", lambda el: "articlebody" in (el.get("itemprop") or "").lower()),
+    ("semantic_article", lambda el: el.tag == "article"),
+    ("semantic_main", lambda el: el.tag == "main"),
+    ("role_main", lambda el: (el.get("role") or "").lower() == "main"),
+)
+
+
+def _semantic_ancestor(el: lxml.etree._Element, stop: lxml.etree._Element):
+    node = el
+    while node is not None:
+        for name, pred in _SEMANTIC_ORDER:
+            if pred(node):
+                return node, name
+        if node is stop:
+            break
+        node = node.getparent()
+    return None, None
+
+
+def _selector_of(el: lxml.etree._Element, rule: str) -> str:
+    if rule == "semantic_article_body":
+        return f"{el.tag}[itemprop~=articleBody]" if el.tag else "[itemprop~=articleBody]"
+    if rule == "semantic_article":
+        return "article"
+    if rule == "semantic_main":
+        return "main"
+    if rule == "role_main":
+        return "[role=main]"
+    return _css_path(el)
+
+
+def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
+                exclude_selectors: Sequence[str] = (), keep_comments: bool = False) -> Selection:
+    """Select the main content of ``doc`` (see the module docstring). Never raises."""
+    try:
+        return _select_main(doc, main_selectors=main_selectors,
+                            exclude_selectors=exclude_selectors, keep_comments=keep_comments)
+    except Exception:
+        try:
+            root = lxml.html.Element("body")
+            n = 0
+            try:
+                body = doc.find(".//body") if doc is not None else None
+                if body is not None:
+                    root = copy.deepcopy(body)
+                    root.tail = None
+                    _preclean(root, set())
+                    n = _text_len(root)
+            except Exception:
+                root = lxml.html.Element("body")
+            return Selection(root=root, rule="body_fallback", selector="body", removal_rules=(),
+                             main_text_chars=n, page_text_chars=n)
+        except Exception:
+            return Selection(root=lxml.html.Element("body"), rule="body_fallback",
+                             selector="body", removal_rules=(), main_text_chars=0,
+                             page_text_chars=0)
+
+
+def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Selection:
+    fired: set[str] = set()
+    src_body = None
+    if doc is not None and _is_el(doc):
+        if doc.tag == "body":
+            src_body = doc
+        else:
+            src_body = doc.find("body")
+            if src_body is None:
+                src_body = doc.find(".//body")
+    if src_body is None:
+        src_body = lxml.html.Element("body")
+        if doc is not None and _is_el(doc):
+            src_body.append(copy.deepcopy(doc))
+    body = copy.deepcopy(src_body)
+    body.tail = None
+    base_href = None
+    try:
+        for b in doc.getroottree().getroot().iter("base"):
+            if b.get("href"):
+                base_href = b.get("href").strip()
+                break
+    except Exception:
+        base_href = None
+    _preclean(body, fired)
+    page_chars = _text_len(body)
+
+    chosen = None
+    rule = "body_fallback"
+    selector: str | None = "body"
+
+    for sel in main_selectors or ():
+        try:
+            matches = body.cssselect(sel)
+        except Exception:
+            continue
+        for el in matches:
+            if _text_len(el) >= MIN_TEXT:
+                chosen, rule, selector = el, "recipe_selector", sel
+                break
+        if chosen is not None:
+            break
+
+    if chosen is None:
+        scores = _Scores(body)
+        best = scores.best(body)
+        if best is not None:
+            chosen, rule = best, "density_score"
+            sem, sem_rule = _semantic_ancestor(best, body)
+            if sem is not None and sem is not body:
+                if scores.score.get(id(sem), 0) >= 0.6 * scores.score.get(id(best), 0):
+                    chosen, rule = sem, sem_rule
+            # coverage guard
+            total = scores.positive_total
+            if total > 0:
+                node = chosen
+                while (node is not None and node is not body
+                       and scores.score.get(id(node), 0) < COVERAGE_MIN * total):
+                    node = node.getparent()
+                if node is not None and node is not chosen:
+                    # only widen when the wider node is not dominated by junk
+                    if scores.score.get(id(node), 0) > scores.score.get(id(chosen), 0):
+                        chosen, rule = node, "coverage_guard"
+            selector = _selector_of(chosen, rule)
+
+    if chosen is None:
+        chosen = body
+        rule, selector = "body_fallback", "body"
+
+    root = copy.deepcopy(chosen)
+    root.tail = None
+    _clean(root, keep_comments=keep_comments, exclude_selectors=exclude_selectors, fired=fired)
+    if base_href:
+        root.set("data-gc-base", base_href)
+    return Selection(
+        root=root,
+        rule=rule,
+        selector=selector,
+        removal_rules=tuple(sorted(fired)),
+        main_text_chars=_text_len(root),
+        page_text_chars=page_chars,
+    )

@@ -1,0 +1,192 @@
+"""Robust HTML bytes -> lxml document parsing.
+
+``parse_html`` never raises. Whatever it is given (empty input, binary garbage, a wrong
+declared encoding, 5,000 levels of nesting, megabytes of text) it returns the root
+``<html>`` element of a document that has a ``<head>`` and a ``<body>`` (the body may be
+empty).
+
+Encoding rule (deterministic, first match wins):
+
+1. a byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE);
+2. the ``charset=`` parameter of ``content_type``;
+3. a ``<meta charset=...>`` or ``<meta http-equiv="Content-Type" content="...charset=...">``
+   in the first 4,096 bytes;
+4. UTF-8 when the bytes are valid UTF-8, otherwise ``cp1252`` (the web's legacy default).
+
+A declared label is mapped as browsers do for the common cases (``iso-8859-1``,
+``latin1`` and ``us-ascii`` decode as ``cp1252``; ``utf-16``/``utf-32`` labels found in a
+``<meta>`` of an ASCII-compatible document mean UTF-8); an unknown label is skipped and
+the next rule applies. Decoding always uses ``errors="replace"``, so bytes that are invalid
+in the chosen encoding become U+FFFD instead of failing. Characters that XML cannot hold
+(C0 controls other than tab/newline/carriage return, lone surrogates, U+FFFE/U+FFFF) are
+removed before parsing.
+
+Depth rule: libxml2 stops building deeper than its limit; in addition any element deeper
+than :data:`MAX_DEPTH` is flattened (its descendants' text is kept, their tags are
+dropped) so that recursive consumers downstream stay far from Python's recursion limit.
+Comments and processing instructions are dropped.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+import lxml.etree
+import lxml.html
+
+__all__ = ["MAX_DEPTH", "detect_encoding", "parse_html"]
+
+#: Elements nested deeper than this (counting from <html>) are flattened into text.
+MAX_DEPTH = 180
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+_CT_CHARSET = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9._:\-]+)""", re.I)
+_META_CHARSET = re.compile(rb"""<meta[^>]{0,500}?charset\s*=\s*["']?\s*([A-Za-z0-9._:\-]+)""", re.I)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+_BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+# Browser-style label mapping for the labels that matter in practice.
+_LABEL_ALIASES = {
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "iso_8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "l1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+    "x-sjis": "shift_jis",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+}
+
+_EMPTY_DOC = "<html><head></head><body></body></html>"
+
+
+def _normalise_label(label: str | None, *, from_meta: bool = False) -> str | None:
+    """Map a charset label to a Python codec name, or None if unknown."""
+    if not label:
+        return None
+    label = label.strip().strip("\"'").lower()
+    label = _LABEL_ALIASES.get(label, label)
+    try:
+        name = codecs.lookup(label).name
+    except (LookupError, ValueError):
+        return None
+    if from_meta and (name.startswith("utf-16") or name.startswith("utf-32")):
+        # A <meta> readable as ASCII cannot really be UTF-16/32 (HTML spec rule).
+        return "utf-8"
+    return name
+
+
+def detect_encoding(body: bytes, content_type: str | None = None) -> tuple[str, int]:
+    """Return ``(codec name, number of BOM bytes to skip)`` by the module's rule."""
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return name, len(bom)
+    if content_type:
+        m = _CT_CHARSET.search(content_type)
+        if m:
+            name = _normalise_label(m.group(1))
+            if name:
+                return name, 0
+    m = _META_CHARSET.search(body[:4096])
+    if m:
+        name = _normalise_label(m.group(1).decode("ascii", "replace"), from_meta=True)
+        if name:
+            return name, 0
+    try:
+        body.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(body) - 4:  # not just a truncated final sequence
+            return "cp1252", 0
+    return "utf-8", 0
+
+
+def _decode(body: bytes | str, content_type: str | None) -> str:
+    if isinstance(body, str):
+        return body
+    try:
+        body = bytes(body)
+    except Exception:
+        return ""
+    name, skip = detect_encoding(body, content_type)
+    try:
+        return body[skip:].decode(name, errors="replace")
+    except Exception:  # a codec that misbehaves on garbage
+        return body[skip:].decode("utf-8", errors="replace")
+
+
+def _flatten_deep(root: lxml.html.HtmlElement) -> None:
+    """Replace every element at depth MAX_DEPTH by its text content (tags dropped)."""
+    # Iterative depth-first walk: no recursion even for pathological inputs.
+    stack = [(root, 0)]
+    while stack:
+        el, depth = stack.pop()
+        if depth >= MAX_DEPTH:
+            text = "".join(el.itertext())
+            tail = el.tail
+            for child in list(el):
+                el.remove(child)
+            el.text = text
+            el.tail = tail
+            continue
+        for child in el:
+            stack.append((child, depth + 1))
+
+
+def _ensure_structure(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    if not isinstance(root.tag, str) or root.tag.lower() != "html":
+        html = lxml.html.document_fromstring(_EMPTY_DOC)
+        html.find("body").append(root)
+        root = html
+    if root.find("head") is None:
+        root.insert(0, lxml.html.Element("head"))
+    if root.find("body") is None:
+        body = lxml.html.Element("body")
+        # move any non-head children into the new body
+        for child in list(root):
+            if child.tag != "head":
+                body.append(child)
+        root.append(body)
+    return root
+
+
+def _parser() -> lxml.html.HTMLParser:
+    return lxml.html.HTMLParser(
+        huge_tree=True,
+        remove_comments=True,
+        remove_pis=True,
+        recover=True,
+        no_network=True,
+        default_doctype=False,
+    )
+
+
+def parse_html(body: bytes | str, *, content_type: str | None = None) -> lxml.html.HtmlElement:
+    """Parse HTML ``body`` into the root ``<html>`` element. Never raises (see module doc)."""
+    try:
+        text = _decode(body if body is not None else b"", content_type)
+        text = _XML_DECL.sub("", text, count=1)
+        text = _BAD_XML_CHARS.sub("", text)
+        if not text.strip():
+            root = lxml.html.document_fromstring(_EMPTY_DOC, parser=_parser())
+        else:
+            try:
+                root = lxml.html.document_fromstring(text, parser=_parser())
+            except (lxml.etree.ParserError, ValueError, lxml.etree.XMLSyntaxError):
+                root = lxml.html.document_fromstring(_EMPTY_DOC, parser=_parser())
+        root = _ensure_structure(root)
+        _flatten_deep(root)
+        return root
+    except Exception:  # last resort: never raise
+        return lxml.html.document_fromstring(_EMPTY_DOC)

@@ -1,0 +1,866 @@
+"""Deterministic HTML -> Markdown.
+
+``to_markdown(root, base_url=...)`` works on a deep copy of ``root`` in two stages:
+
+1. *Preparation* (lxml): non-content elements are removed, links and images are resolved,
+   code blocks, tables and containers are normalised (rules below);
+2. *Conversion*: :class:`GatecrawlConverter`, a markdownify ``MarkdownConverter`` subclass
+   with every option pinned explicitly, followed by a text normalisation pass.
+
+Rules (each has a golden case under ``tests/fixtures``):
+
+* Headings are ATX (``#`` .. ``######``), level taken from the DOM (``h1`` -> ``#``);
+  empty headings are dropped; emphasis inside headings is unwrapped; a trailing ``#`` run
+  is escaped so it is not read as a closing sequence.
+* Lists use ``-`` bullets at every depth; ordered lists are numbered from ``start``
+  (default 1); nested content is indented by the width of its marker (``- `` = 2,
+  ``1. `` = 3), paragraphs inside items are kept as separate paragraphs.
+* Tables: a table is a *layout* table and is unwrapped (its cells become blocks, in
+  row order) when it has ``role=presentation|none``, contains another table, has a cell
+  holding a heading, list, ``pre``, ``blockquote`` or more than one paragraph, or has fewer
+  than two columns. Every other table becomes a GFM pipe table: the **first row is always
+  the header row** (promoted when it has no ``<th>``); ``colspan``/``rowspan`` are
+  expanded on a grid and **the cell's text goes in the top-left slot of the span, every
+  other spanned slot is left empty**; all rows are padded to the same column count;
+  rows without any text are dropped; ``|`` in cells is escaped as ``\\|``; a line break
+  inside a cell (``<br>`` or a block boundary) is written as ``<br>``; a ``<caption>``
+  becomes a paragraph before the table.
+* Code: ``<pre>`` becomes a fenced block; the language hint comes from the first class
+  that matches ``language-x``, ``lang-x``, ``highlight-x``, ``highlight-source-x`` or
+  ``brush: x`` looking at the ``<pre>``, then its inner ``<code>``, then the parent and
+  grandparent elements; the code text is kept byte for byte (``<br>`` -> newline) except
+  that leading blank lines and trailing whitespace are dropped; the fence is three
+  backticks or one more than the longest backtick run in the code. Inline code uses a
+  backtick run one longer than any run inside it (padded with spaces when needed).
+* Links and images: targets are resolved against ``<base href>`` (from the document the
+  root belongs to, or the ``data-gc-base`` attribute :mod:`gatecrawl.core.extract` sets on
+  its copy) and then ``base_url``; only ``http``, ``https`` and ``mailto`` targets are kept
+  (other links keep their text, other images are dropped); ``src`` falls back to
+  ``data-src``/``data-original`` for lazy images; titles are not written; space, ``(``,
+  ``)``, ``<``, ``>`` in targets are percent-encoded. No raw HTML is ever written (the only
+  tag-like text is ``<br>`` inside table cells, which GFM renders as a line break).
+* Escaping: ``*``, `````, ``[``, ``]`` always; ``_`` unless both neighbours are letters or
+  digits; ``\\`` before ASCII punctuation; ``<`` before a letter, ``/``, ``!`` or ``?``;
+  ``&`` before an entity-like ``&name;``; ``~`` in runs of two or more; ``|`` in table
+  cells; and at the start of a line only: ``#`` runs that would open a heading, ``>``,
+  ``-``/``+`` followed by a space (or a ``---`` rule), ``=`` underline runs, ``~~~``
+  fences and ``1.``/``1)`` list markers. Nothing else is escaped.
+* Whitespace: runs of whitespace in text collapse to one space (U+00A0 counts as a space,
+  zero-width characters are removed); ``<br>`` outside cells is a backslash hard break
+  (two or more in a row start a new paragraph; a break at the start or end of a block is
+  dropped); blocks are separated by exactly one blank line; trailing spaces are removed
+  outside code; the text ends with exactly one ``\\n`` (or is empty).
+* Unicode: the output outside code blocks is NFC-normalised; code is left as is.
+* Determinism: no set/dict iteration order reaches the output; the same input gives the
+  same bytes in any process.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
+
+import lxml.etree
+import lxml.html
+from bs4 import BeautifulSoup
+from markdownify import MarkdownConverter
+
+__all__ = ["CONVERTER_VERSION", "GatecrawlConverter", "MarkdownResult", "css_path", "to_markdown"]
+
+CONVERTER_VERSION = "markdown/1"
+
+# Private-use sentinels; any occurrence in the input text is removed first.
+_CELL_END = "\ue000"
+_ROW_END = "\ue001"
+_CODE_OPEN = "\ue002"
+_CODE_CLOSE = "\ue003"
+_SENTINELS = re.compile("[\ue000-\ue00f]")
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+_DROP_TAGS = (
+    "script", "style", "noscript", "template", "head", "title", "meta", "link", "iframe",
+    "frame", "frameset", "object", "embed", "applet", "svg", "math", "canvas", "button",
+    "input", "select", "option", "optgroup", "textarea", "datalist", "map", "area", "audio",
+    "video", "source", "track", "picture_source", "dialog", "param", "base",
+)
+_BLOCK_RENAME = {
+    "main": "div", "header": "div", "footer": "div", "nav": "div", "aside": "div",
+    "figure": "div", "details": "div", "address": "div", "center": "div", "fieldset": "div",
+    "hgroup": "div", "form": "div", "dd": "div", "body": "div", "html": "div",
+    "article": "div", "section": "div", "legend": "p", "figcaption": "p", "summary": "p",
+    "dt": "p", "caption": "p", "listing": "pre", "xmp": "pre", "plaintext": "pre",
+    "dir": "ul", "menu": "ul",
+}
+_BLOCK_TAGS = frozenset(
+    ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "table", "tr",
+     "td", "th", "thead", "tbody", "tfoot", "pre", "blockquote", "hr"]
+    + list(_BLOCK_RENAME)
+)
+_STRUCTURE_IN_CELL = ("h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "pre", "blockquote",
+                      "table")
+_EMPHASIS = {"b": "strong", "strong": "strong", "em": "em", "i": "em"}
+_TRANSPARENT_INLINE = frozenset(
+    ["span", "font", "small", "big", "abbr", "acronym", "cite", "time", "mark", "u", "ins",
+     "sub", "sup", "label", "dfn", "var", "bdi", "bdo", "data", "tt", "nobr", "wbr", "output"]
+)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_LANG_PATTERNS = (
+    re.compile(r"(?:^|\s)(?:language|lang)-([A-Za-z0-9_+#.\-]+)"),
+    re.compile(r"(?:^|\s)highlight-(?:source-)?([A-Za-z0-9_+#.\-]+)"),
+    re.compile(r"brush:\s*([A-Za-z0-9_+#.\-]+)"),
+)
+_SAFE_SCHEMES = ("http", "https", "mailto")
+_WS = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class MarkdownResult:
+    text: str
+    title: str | None
+    provenance: list[dict] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def css_path(el: lxml.etree._Element, root: lxml.etree._Element) -> str:
+    """CSS path of ``el`` from ``root``: ``root_tag > tag:nth-of-type(k) > ...``."""
+    parts: list[str] = []
+    node = el
+    while node is not None and node is not root:
+        parent = node.getparent()
+        if parent is None:
+            break
+        tag = node.tag if isinstance(node.tag, str) else "*"
+        k = 1
+        for sib in parent:
+            if sib is node:
+                break
+            if sib.tag == node.tag:
+                k += 1
+        parts.append(f"{tag}:nth-of-type({k})")
+        node = parent
+    root_tag = root.tag if isinstance(root.tag, str) else "*"
+    parts.append(root_tag)
+    return " > ".join(reversed(parts))
+
+
+def _norm_ws(text: str) -> str:
+    return _WS.sub(" ", text.replace("\xa0", " ")).strip()
+
+
+def _clean_text(text: str | None) -> str | None:
+    if not text:
+        return text
+    text = _SENTINELS.sub("", text)
+    return _ZERO_WIDTH.sub("", text)
+
+
+def _drop_keep_tail(el: lxml.etree._Element) -> None:
+    """Remove ``el`` and its content, keeping the text that follows it."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+def _unwrap(el: lxml.etree._Element) -> None:
+    """Replace ``el`` by its children (text kept)."""
+    if el.getparent() is None:
+        return
+    el.drop_tag() if hasattr(el, "drop_tag") else lxml.html.HtmlElement.drop_tag(el)
+
+
+def _safe_url(raw: str | None, base: str) -> str | None:
+    if not raw:
+        return None
+    raw = re.sub(r"[\x00-\x20\x7f]+", lambda m: "" if m.start() == 0 else " ", raw.strip())
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        url = urljoin(base, raw) if base else raw
+        scheme = urlsplit(url).scheme.lower()
+    except (ValueError, TypeError):
+        return None
+    if scheme not in _SAFE_SCHEMES:
+        return None
+    return (
+        url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+        .replace("<", "%3C").replace(">", "%3E").replace("\\", "%5C")
+    )
+
+
+def _code_language(pre: lxml.etree._Element) -> str:
+    candidates = [pre]
+    codes = [c for c in pre if c.tag == "code"]
+    if codes:
+        candidates.append(codes[0])
+    parent = pre.getparent()
+    if parent is not None:
+        candidates.append(parent)
+        if parent.getparent() is not None:
+            candidates.append(parent.getparent())
+    for node in candidates:
+        cls = (node.get("class") or "") + " " + (node.get("data-lang") and
+                                                  "language-" + node.get("data-lang") or "")
+        for pat in _LANG_PATTERNS:
+            m = pat.search(cls)
+            if m:
+                lang = m.group(1).strip(".-").lower()
+                if lang and lang not in ("none", "plaintext", "text", "nohighlight"):
+                    return lang
+                return ""
+    return ""
+
+
+def _code_text(pre: lxml.etree._Element) -> str:
+    out: list[str] = []
+
+    def walk(node: lxml.etree._Element) -> None:
+        # Iterative-equivalent depth is bounded by htmlparse.MAX_DEPTH.
+        if node.text:
+            out.append(node.text)
+        for child in node:
+            if isinstance(child.tag, str):
+                if child.tag == "br":
+                    out.append("\n")
+                elif child.tag not in ("script", "style"):
+                    walk(child)
+            if child.tail:
+                out.append(child.tail)
+
+    walk(pre)
+    text = _SENTINELS.sub("", "".join(out)).replace("\r\n", "\n").replace("\r", "\n")
+    text = re.sub(r"\A(?:[ \t]*\n)+", "", text)
+    return text.rstrip()
+
+
+def _has_text(el: lxml.etree._Element) -> bool:
+    for t in el.itertext():
+        if t.strip():
+            return True
+    return False
+
+
+def _is_layout_table(table: lxml.etree._Element) -> bool:
+    if (table.get("role") or "").strip().lower() in ("presentation", "none"):
+        return True
+    rows = _table_rows(table)
+    if not rows:
+        return True
+    max_cols = 0
+    for tr in rows:
+        n = 0
+        for cell in tr:
+            if cell.tag in ("td", "th"):
+                try:
+                    n += max(1, min(50, int(cell.get("colspan") or 1)))
+                except ValueError:
+                    n += 1
+                if any(True for _ in cell.iter(*_STRUCTURE_IN_CELL)):
+                    return True
+                paras = sum(1 for _ in cell.iter("p"))
+                if paras > 1:
+                    return True
+        max_cols = max(max_cols, n)
+    return max_cols < 2
+
+
+def _table_rows(table: lxml.etree._Element) -> list:
+    rows = []
+    for child in table:
+        if child.tag == "tr":
+            rows.append(child)
+        elif child.tag in ("thead", "tbody", "tfoot"):
+            rows.extend(c for c in child if c.tag == "tr")
+    return rows
+
+
+def _span(cell: lxml.etree._Element, name: str, cap: int) -> int:
+    try:
+        v = int((cell.get(name) or "1").strip())
+    except ValueError:
+        return 1
+    return max(1, min(cap, v))
+
+
+def _rebuild_table(table: lxml.etree._Element) -> None:
+    """Normalise a data table to a rectangular grid with the header first (module rule)."""
+    rows = _table_rows(table)
+    grid: list[list] = []
+    for r, tr in enumerate(rows):
+        while len(grid) <= r:
+            grid.append([])
+        c = 0
+        for cell in [x for x in tr if x.tag in ("td", "th")]:
+            while c < len(grid[r]) and grid[r][c] is not None:
+                c += 1
+            cs = _span(cell, "colspan", 50)
+            rs = min(_span(cell, "rowspan", 100), len(rows) - r)
+            for dr in range(rs):
+                while len(grid) <= r + dr:
+                    grid.append([])
+                row = grid[r + dr]
+                for dc in range(cs):
+                    while len(row) <= c + dc:
+                        row.append(None)
+                    row[c + dc] = cell if (dr == 0 and dc == 0) else ""
+            c += cs
+    ncols = max((len(r) for r in grid), default=0)
+    caption = None
+    for child in table:
+        if child.tag == "caption":
+            caption = child
+    new_rows = []
+    for row in grid:
+        cells = []
+        has = False
+        for i in range(ncols):
+            slot = row[i] if i < len(row) else None
+            if isinstance(slot, lxml.etree._Element):
+                for a in ("colspan", "rowspan"):
+                    slot.attrib.pop(a, None)
+                slot.tag = "td"
+                if _has_text(slot) or any(True for _ in slot.iter("img")):
+                    has = True
+                cells.append(slot)
+            else:
+                cells.append(lxml.html.Element("td"))
+        if has:
+            new_rows.append(cells)
+    for child in list(table):
+        table.remove(child)
+    table.text = None
+    for k in list(table.attrib):
+        del table.attrib[k]
+    for cells in new_rows:
+        tr = lxml.html.Element("tr")
+        for cell in cells:
+            cell.tail = None
+            tr.append(cell)
+        table.append(tr)
+    if caption is not None and _has_text(caption):
+        caption.tag = "p"
+        caption.tail = None
+        table.addprevious(caption)
+    if not new_rows:
+        _drop_keep_tail(table)
+
+
+def _unwrap_layout_table(table: lxml.etree._Element) -> None:
+    container = lxml.html.Element("div")
+    for child in list(table):
+        if child.tag == "caption":
+            child.tag = "p"
+            container.append(child)
+    for tr in _table_rows(table):
+        for cell in [x for x in tr if x.tag in ("td", "th")]:
+            cell.tag = "div"
+            for a in ("colspan", "rowspan"):
+                cell.attrib.pop(a, None)
+            cell.tail = None
+            container.append(cell)
+    container.tail = table.tail
+    parent = table.getparent()
+    if parent is not None:
+        parent.replace(table, container)
+
+
+def _find_base(root: lxml.etree._Element, base_url: str) -> str:
+    href = root.get("data-gc-base")
+    if not href:
+        try:
+            doc_root = root.getroottree().getroot()
+            for b in doc_root.iter("base"):
+                if b.get("href"):
+                    href = b.get("href")
+                    break
+        except Exception:
+            href = None
+    if href:
+        try:
+            return urljoin(base_url or "", href.strip())
+        except ValueError:
+            return base_url or ""
+    return base_url or ""
+
+
+# --------------------------------------------------------------------------- preparation
+
+
+class _Prepared:
+    def __init__(self) -> None:
+        self.codes: list[tuple[str, str]] = []  # (language, code)
+        self.prov_paths: list[tuple[str, str, str]] = []  # (kind, dom_selector, preview)
+
+
+def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element, _Prepared]:
+    info = _Prepared()
+    work = copy.deepcopy(root)
+    work.tail = None
+
+    # Provenance markers first, while the copy is structurally identical to ``root``.
+    n_p = 0
+    for el in work.iter(*_HEADINGS, "p"):
+        if el.tag == "p":
+            if n_p >= 12:  # enough candidates for "first 3 paragraphs with output"
+                continue
+            n_p += 1
+        info.prov_paths.append(
+            (el.tag, css_path(el, work), _norm_ws("".join(el.itertext()))[:80])
+        )
+        el.set("data-gc-prov", str(len(info.prov_paths) - 1))
+
+    # Non-content elements.
+    for el in list(work.iter(*_DROP_TAGS)):
+        if el is not work:
+            _drop_keep_tail(el)
+    for el in list(work.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
+        _drop_keep_tail(el)
+    for el in list(work.iter()):
+        if el is not work and isinstance(el.tag, str) and (el.get("hidden") is not None):
+            _drop_keep_tail(el)
+
+    # Code blocks: capture the code verbatim, then replace the content by a marker.
+    for pre in list(work.iter("pre", "listing", "xmp", "plaintext")):
+        if pre.getparent() is None and pre is not work:
+            continue
+        anc = pre.getparent()
+        nested = False
+        while anc is not None:
+            if anc.tag in ("pre",):
+                nested = True
+                break
+            anc = anc.getparent()
+        if nested:
+            continue
+        lang = _code_language(pre)
+        code = _code_text(pre)
+        for child in list(pre):
+            pre.remove(child)
+        for k in list(pre.attrib):
+            del pre.attrib[k]
+        pre.tag = "pre"
+        if code.strip():
+            info.codes.append((lang, code))
+            pre.text = f"{_CODE_OPEN}{len(info.codes) - 1}{_CODE_CLOSE}"
+        else:
+            pre.text = None
+
+    # Text clean-up (sentinels, zero-width), outside code blocks.
+    for el in work.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag != "pre":
+            el.text = _clean_text(el.text)
+        el.tail = _clean_text(el.tail)
+
+    # Tables: innermost first so that nested layout is resolved bottom-up.
+    tables = list(work.iter("table"))
+    for table in reversed(tables):
+        if table.getparent() is None and table is not work:
+            continue
+        if _is_layout_table(table):
+            if table is work:
+                work.tag = "div"
+                continue
+            _unwrap_layout_table(table)
+        else:
+            _rebuild_table(table) if table is not work else None
+
+    # Links and images.
+    for el in list(work.iter("a", "img")):
+        if el.tag == "a":
+            url = _safe_url(el.get("href"), base)
+            keep = {"data-gc-prov": el.get("data-gc-prov")} if el.get("data-gc-prov") else {}
+            el.attrib.clear()
+            if url:
+                el.set("href", url)
+            el.attrib.update(keep)
+        else:
+            src = el.get("src") or ""
+            if not src.strip() or src.strip().lower().startswith("data:"):
+                src = el.get("data-src") or el.get("data-original") or el.get("data-lazy-src") or src
+            url = _safe_url(src, base)
+            alt = _norm_ws(el.get("alt") or "")
+            if not url:
+                _drop_keep_tail(el)
+                continue
+            el.attrib.clear()
+            el.set("src", url)
+            el.set("alt", alt)
+
+    # Tag renames and inline clean-up.
+    for el in list(work.iter()):
+        if not isinstance(el.tag, str):
+            continue
+        tag = el.tag.lower()
+        if tag in _BLOCK_RENAME:
+            el.tag = _BLOCK_RENAME[tag]
+    for el in list(work.iter("b", "strong", "em", "i", "a", "del", "s", "strike", "code", "kbd",
+                             "samp", "q")):
+        if el is work or el.getparent() is None:
+            continue
+        kind = _EMPHASIS.get(el.tag)
+        if any(True for d in el.iterdescendants() if isinstance(d.tag, str) and d.tag in _BLOCK_TAGS):
+            _unwrap(el)  # inline markup cannot span blocks
+            continue
+        if kind:
+            anc = el.getparent()
+            while anc is not None:
+                if _EMPHASIS.get(anc.tag) == kind or anc.tag in _HEADINGS:
+                    _unwrap(el)
+                    break
+                anc = anc.getparent()
+    for h in list(work.iter(*_HEADINGS)):
+        if not _has_text(h):
+            _drop_keep_tail(h) if h is not work else None
+    return work, info
+
+
+# --------------------------------------------------------------------------- converter
+
+_RE_UNDERSCORE = re.compile(r"_")
+_RE_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
+_RE_LT = re.compile(r"<(?=[A-Za-z/!?])")
+_RE_AMP = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+_RE_TILDES = re.compile(r"~{2,}")
+_RE_LINE_START = re.compile(
+    r"^(\s*)(?:(#{1,6})(?=\s|$)|(>)|([-+])(?=\s|$)|(-{3,}|={2,}|~{3,})(?=\s*$)|(\d{1,9})([.)])(?=\s|$))"
+)
+
+
+def _escape_line_start(text: str) -> str:
+    m = _RE_LINE_START.match(text)
+    if not m:
+        return text
+    lead = m.group(1)
+    rest = text[m.end(1):]
+    if m.group(6):
+        digits = m.group(6)
+        return lead + digits + "\\" + rest[len(digits):]
+    return lead + "\\" + rest
+
+
+class GatecrawlConverter(MarkdownConverter):
+    """markdownify converter with pinned options and gatecrawl's rules (see module doc)."""
+
+    class Options:
+        autolinks = False
+        bs4_options = "lxml"
+        bullets = "-"
+        code_language = ""
+        code_language_callback = None
+        convert = None
+        default_title = False
+        escape_asterisks = False  # escaping is done by ``escape`` below
+        escape_underscores = False
+        escape_misc = False
+        heading_style = "atx"
+        keep_inline_images_in = []
+        newline_style = "backslash"
+        strip = None
+        strip_document = "strip"
+        strip_pre = "strip"
+        strong_em_symbol = "*"
+        sub_symbol = ""
+        sup_symbol = ""
+        table_infer_header = True
+        wrap = True
+        wrap_width = None
+
+    def __init__(self, codes: list[tuple[str, str]], **options) -> None:
+        super().__init__(**options)
+        self._codes = codes
+        self.spans: dict[int, str] = {}
+
+    # -- text
+    def escape(self, text: str, parent_tags) -> str:
+        if not text:
+            return ""
+        text = _RE_BACKSLASH.sub(r"\\\\", text)
+        text = text.replace("*", r"\*").replace("`", r"\`")
+        text = text.replace("[", r"\[").replace("]", r"\]")
+        if "_" in text:
+            chars = list(text)
+            for i, ch in enumerate(chars):
+                if ch == "_":
+                    before = text[i - 1] if i > 0 else ""
+                    after = text[i + 1] if i + 1 < len(text) else ""
+                    if not (before.isalnum() and after.isalnum()):
+                        chars[i] = r"\_"
+            text = "".join(chars)
+        text = _RE_LT.sub(r"\\<", text)
+        text = _RE_AMP.sub(r"\\&", text)
+        text = _RE_TILDES.sub(lambda m: "\\~" * len(m.group(0)), text)
+        if "td" in parent_tags or "th" in parent_tags:
+            text = text.replace("|", r"\|")
+        return text
+
+    def process_text(self, el, parent_tags=None):
+        text = super().process_text(el, parent_tags=parent_tags)
+        if text and parent_tags is not None and "_noformat" not in parent_tags:
+            if self._at_line_start(el):
+                text = _escape_line_start(text)
+        return text
+
+    @staticmethod
+    def _at_line_start(node) -> bool:
+        while True:
+            prev = node.previous_sibling
+            while prev is not None and not getattr(prev, "name", None) and not str(prev).strip():
+                prev = prev.previous_sibling
+            if prev is not None:
+                name = getattr(prev, "name", None)
+                return name == "br" or (name in _BLOCK_TAGS)
+            parent = node.parent
+            if parent is None:
+                return True
+            if parent.name in _TRANSPARENT_INLINE:
+                node = parent
+                continue
+            return parent.name in _BLOCK_TAGS or parent.name == "[document]"
+
+    # -- blocks
+    def _record(self, el, line: str) -> None:
+        idx = el.get("data-gc-prov")
+        if idx is not None and line:
+            self.spans[int(idx)] = line
+
+    def convert_hN(self, n, el, text, parent_tags):
+        if "_inline" in parent_tags:
+            return text
+        text = _norm_ws(text.replace("\\\n", " "))
+        if not text:
+            return ""
+        text = re.sub(r"(\s)(#+)$", lambda m: m.group(1) + "\\" + m.group(2), text)
+        line = "#" * max(1, min(6, n)) + " " + text
+        self._record(el, line)
+        return "\n\n" + line + "\n\n"
+
+    def convert_p(self, el, text, parent_tags):
+        out = super().convert_p(el, text, parent_tags)
+        if "_inline" not in parent_tags:
+            first = out.strip().split("\n", 1)[0] if out.strip() else ""
+            self._record(el, first)
+        return out
+
+    def convert_br(self, el, text, parent_tags):
+        if "td" in parent_tags or "th" in parent_tags:
+            return "<br>"
+        if "_inline" in parent_tags:
+            return " "
+        return "\\\n"
+
+    def convert_pre(self, el, text, parent_tags):
+        m = re.search(_CODE_OPEN + r"(\d+)" + _CODE_CLOSE, el.get_text() or "")
+        if not m:
+            return ""
+        idx = int(m.group(1))
+        if "_inline" in parent_tags:
+            return " " + _norm_ws(self._codes[idx][1]) + " "
+        return "\n\n" + m.group(0) + "\n\n"
+
+    def convert_code(self, el, text, parent_tags):
+        out = super().convert_code(el, text, parent_tags)
+        if "td" in parent_tags or "th" in parent_tags:
+            out = out.replace("|", r"\|")
+        return out
+
+    convert_kbd = convert_code
+    convert_samp = convert_code
+
+    def convert_a(self, el, text, parent_tags):
+        if "_noformat" in parent_tags:
+            return text
+        prefix, suffix, inner = _chomp(text)
+        if not inner:
+            return ""
+        href = el.get("href")
+        if not href or "\n" in inner:
+            return text
+        return f"{prefix}[{inner}]({href}){suffix}"
+
+    def convert_img(self, el, text, parent_tags):
+        alt = self.escape(el.get("alt") or "", parent_tags)
+        src = el.get("src") or ""
+        if "_inline" in parent_tags:
+            return alt
+        if not src:
+            return ""
+        return f"![{alt}]({src})"
+
+    def convert_li(self, el, text, parent_tags):
+        out = super().convert_li(el, text, parent_tags)
+        return out
+
+    def convert_td(self, el, text, parent_tags):
+        cell = text.strip().replace("\\\n", "<br>")
+        cell = re.sub(r"\s*\n\s*", "<br>", cell)
+        cell = re.sub(r"(?:<br>\s*){2,}", "<br>", cell)
+        cell = re.sub(r"^(?:<br>\s*)+|(?:\s*<br>)+$", "", cell)
+        return _norm_cell(cell) + _CELL_END
+
+    convert_th = convert_td
+
+    def convert_tr(self, el, text, parent_tags):
+        cells = text.split(_CELL_END)[:-1]
+        if not cells:
+            return ""
+        return "| " + " | ".join(cells) + " |" + _ROW_END
+
+    def convert_table(self, el, text, parent_tags):
+        rows = [r.strip() for r in text.split(_ROW_END) if r.strip()]
+        if not rows:
+            return ""
+        ncols = rows[0].count(" | ") + 1 if rows[0] != "|  |" else 1
+        ncols = len(_split_row(rows[0]))
+        delim = "| " + " | ".join(["---"] * ncols) + " |"
+        return "\n\n" + "\n".join([rows[0], delim] + rows[1:]) + "\n\n"
+
+    def convert_tbody(self, el, text, parent_tags):
+        return text
+
+    convert_thead = convert_tbody
+    convert_tfoot = convert_tbody
+
+    def convert_dl(self, el, text, parent_tags):
+        return self.convert_div(el, text, parent_tags)
+
+
+def _norm_cell(cell: str) -> str:
+    return re.sub(r"[ \t]+", " ", cell).strip()
+
+
+def _split_row(row: str) -> list[str]:
+    # Split a rendered row on unescaped " | " separators.
+    inner = row[2:-2] if row.startswith("| ") and row.endswith(" |") else row.strip("|")
+    return re.split(r"(?<!\\) \| ", inner)
+
+
+def _chomp(text: str) -> tuple[str, str, str]:
+    prefix = " " if text and text[0] in " \n" else ""
+    suffix = " " if text and text[-1] in " \n" else ""
+    return prefix, suffix, text.strip()
+
+
+# --------------------------------------------------------------------------- normalisation
+
+_RE_CODE_PLACEHOLDER = re.compile("^(.*?)" + _CODE_OPEN + r"(\d+)" + _CODE_CLOSE + r"\s*$")
+
+
+def _fence_for(code: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines_out: list[str] = []
+    for line in text.split("\n"):
+        m = _RE_CODE_PLACEHOLDER.match(line)
+        if m:
+            prefix = unicodedata.normalize("NFC", m.group(1))
+            lang, code = codes[int(m.group(2))]
+            fence = _fence_for(code)
+            lines_out.append(prefix + fence + lang)
+            cont = " " * len(prefix) if not prefix.strip().startswith(">") else prefix
+            for code_line in code.split("\n"):
+                lines_out.append((cont + code_line) if code_line else cont.rstrip())
+            lines_out.append(cont + fence)
+            continue
+        line = unicodedata.normalize("NFC", line).rstrip()
+        # a line holding only a hard-break backslash is an empty line
+        if line.strip() == "\\":
+            line = ""
+        lines_out.append(line)
+    # hard breaks followed by a blank line (or the end) are dropped
+    for i, line in enumerate(lines_out):
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            nxt = lines_out[i + 1] if i + 1 < len(lines_out) else ""
+            if not nxt.strip():
+                lines_out[i] = line[:-1].rstrip()
+    out = "\n".join(lines_out)
+    out = re.sub(r"\n{3,}", "\n\n", out).strip("\n")
+    return out + "\n" if out.strip() else ""
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def _title(root: lxml.etree._Element) -> str | None:
+    try:
+        for h in root.iter("h1"):
+            t = _norm_ws("".join(h.itertext()))
+            if t:
+                return unicodedata.normalize("NFC", t)
+    except Exception:
+        return None
+    return None
+
+
+def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
+    """Convert the subtree ``root`` to Markdown (rules in the module docstring). Never raises."""
+    try:
+        return _to_markdown(root, base_url=base_url)
+    except Exception:  # pragma: no cover - defensive: fall back to plain text
+        try:
+            text = _norm_ws(" ".join(root.itertext()))
+            text = GatecrawlConverter([]).escape(text, set())
+            text = unicodedata.normalize("NFC", text)
+            return MarkdownResult(text=(text + "\n") if text else "", title=None, provenance=[])
+        except Exception:
+            return MarkdownResult(text="", title=None, provenance=[])
+
+
+def _to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
+    if root is None or not isinstance(getattr(root, "tag", None), str):
+        return MarkdownResult(text="", title=None, provenance=[])
+    base = _find_base(root, base_url or "")
+    work, info = _prepare(root, base)
+    html = lxml.html.tostring(work, encoding="unicode", method="html")
+    soup = BeautifulSoup(html, "lxml")
+    conv = GatecrawlConverter(info.codes)
+    raw = conv.convert_soup(soup)
+    text = _normalise(raw, info.codes)
+
+    provenance: list[dict] = []
+    lines = text.split("\n")
+    n_paras = 0
+    pos = 0
+    for idx, (kind, path, preview) in enumerate(info.prov_paths):
+        span = conv.spans.get(idx)
+        if not span:
+            continue
+        if kind == "p":
+            if n_paras >= 3:
+                continue
+        span_n = unicodedata.normalize("NFC", span.rstrip())
+        # the exact output line holding the span (list/quote prefixes included)
+        found = None
+        for j in range(pos, len(lines)):
+            if span_n and span_n in lines[j]:
+                found = j
+                break
+        if found is None:
+            continue
+        pos = found + 1
+        if kind == "p":
+            n_paras += 1
+        provenance.append({
+            "markdown_span": lines[found][:200],
+            "dom_selector": path,
+            "text_preview": unicodedata.normalize("NFC", preview)[:80],
+        })
+    return MarkdownResult(text=text, title=_title(root), provenance=provenance)

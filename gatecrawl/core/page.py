@@ -1,0 +1,202 @@
+"""Measurements of a parsed HTML page, shared by the gate, validation and evidence.
+
+Everything here reads an lxml document and never mutates it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+__all__ = [
+    "PageMeasure",
+    "measure_page",
+    "visible_text",
+    "find_fields",
+    "shell_signals",
+    "canonical_url",
+    "norm_space",
+]
+
+_INVISIBLE = {"script", "style", "noscript", "template", "svg", "head", "title", "meta", "link"}
+_WS = re.compile(r"\s+")
+# Structural chrome: always boilerplate when outside the main content.
+_CHROME_TAGS = {"nav", "aside"}
+_CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search"}
+_BANNER_RE = re.compile(r"(^|[\s_\-])(cookie|consent|gdpr|cc-banner|onetrust|newsletter|share|social|related|breadcrumb)", re.I)
+
+
+def norm_space(s: str) -> str:
+    return _WS.sub(" ", s).strip()
+
+
+def _iter_text(el: HtmlElement, skip) -> list[str]:
+    out: list[str] = []
+
+    def walk(node) -> None:
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if tag.lower() in _INVISIBLE or skip(node):
+            return
+        if node.text and isinstance(node.tag, str):
+            out.append(node.text)
+        for child in node:
+            walk(child)
+            if child.tail:
+                out.append(child.tail)
+
+    # Iterative depth guard: very deep documents fall back to itertext without skipping.
+    try:
+        walk(el)
+    except RecursionError:
+        out = [t for t in el.itertext()]
+    return out
+
+
+def visible_text(el: HtmlElement | None) -> str:
+    """Visible text of ``el`` (scripts, styles, templates excluded), whitespace collapsed."""
+    if el is None:
+        return ""
+    return norm_space(" ".join(_iter_text(el, lambda n: False)))
+
+
+def _is_chrome(node) -> bool:
+    if not isinstance(node.tag, str):
+        return False
+    tag = node.tag.lower()
+    role = (node.get("role") or "").lower()
+    if tag in _CHROME_TAGS or role in _CHROME_ROLES:
+        return True
+    if tag in ("header", "footer"):
+        # An article's own header (title, byline) or footer is content, not chrome.
+        return not any(isinstance(a.tag, str) and a.tag.lower() in ("article", "main") for a in node.iterancestors())
+    ident = " ".join(filter(None, (node.get("id"), node.get("class"))))
+    return bool(ident and _BANNER_RE.search(ident))
+
+
+@dataclass(frozen=True)
+class PageMeasure:
+    """What the gate needs to know about a page's text."""
+
+    body_text: str  # visible text outside boilerplate blocks
+    total_chars: int  # visible text chars of the whole body
+    boilerplate_chars: int  # visible text chars inside boilerplate blocks
+
+    @property
+    def boilerplate_share(self) -> float:
+        return self.boilerplate_chars / self.total_chars if self.total_chars else 0.0
+
+
+def measure_page(doc: HtmlElement) -> PageMeasure:
+    body = doc.find(".//body")
+    if body is None:
+        body = doc
+    total = len(visible_text(body))
+    content = norm_space(" ".join(_iter_text(body, _is_chrome)))
+    return PageMeasure(body_text=content, total_chars=total, boilerplate_chars=max(0, total - len(content)))
+
+
+def _meta(doc: HtmlElement, *names: str) -> str | None:
+    for name in names:
+        for attr in ("property", "name", "itemprop"):
+            for el in doc.iterfind(f".//meta[@{attr}]"):
+                if (el.get(attr) or "").lower() == name:
+                    val = norm_space(el.get("content") or "")
+                    if val:
+                        return val
+    return None
+
+
+def _jsonld_values(doc: HtmlElement, key: str) -> str | None:
+    for el in doc.iterfind(".//script[@type]"):
+        if (el.get("type") or "").lower() != "application/ld+json" or not el.text:
+            continue
+        try:
+            data = json.loads(el.text)
+        except ValueError:
+            continue
+        stack = [data]
+        while stack:
+            cur = stack.pop(0)
+            if isinstance(cur, list):
+                stack.extend(cur)
+            elif isinstance(cur, dict):
+                val = cur.get(key)
+                if isinstance(val, str) and val.strip():
+                    return norm_space(val)
+                if isinstance(val, dict) and isinstance(val.get("name"), str):
+                    return norm_space(val["name"])
+                stack.extend(v for v in cur.values() if isinstance(v, (list, dict)))
+    return None
+
+
+def find_fields(doc: HtmlElement) -> dict[str, str | None]:
+    """Title, date, author and description from the page's markup, first source wins."""
+    title_el = doc.find(".//title")
+    h1 = doc.find(".//h1")
+    title = (
+        _meta(doc, "og:title")
+        or (visible_text(h1) if h1 is not None else None)
+        or (norm_space(title_el.text_content()) if title_el is not None else None)
+    ) or None
+    date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate") or _jsonld_values(doc, "datePublished")
+    if not date:
+        t = doc.find(".//time[@datetime]")
+        if t is not None:
+            date = norm_space(t.get("datetime") or "") or None
+    author = _meta(doc, "author", "article:author") or _jsonld_values(doc, "author")
+    if not author:
+        a = doc.find(".//*[@rel='author']")
+        if a is not None:
+            author = visible_text(a) or None
+    description = _meta(doc, "description", "og:description")
+    return {"title": title, "date": date, "author": author, "description": description}
+
+
+_APP_ROOT_IDS = {"root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application"}
+_JS_HINT = re.compile(r"(enable|turn on|requires?)\s+javascript|javascript\s+(is\s+)?(required|disabled)", re.I)
+_LOADING = re.compile(r"^\s*(loading|please wait)\W*\s*$", re.I)
+
+
+def shell_signals(doc: HtmlElement, body_text_chars: int) -> list[str]:
+    """Named signs that a page's content is built by JavaScript (an SPA shell)."""
+    signals: list[str] = []
+    for el in doc.iter():
+        if not isinstance(el.tag, str):
+            continue
+        ident = (el.get("id") or "").lower()
+        if (ident in _APP_ROOT_IDS or el.get("data-reactroot") is not None or el.get("ng-app") is not None) and len(visible_text(el)) < 200:
+            signals.append("empty_app_root")
+            break
+    for el in doc.iter("noscript"):
+        if _JS_HINT.search(el.text_content() or ""):
+            signals.append("noscript_javascript_hint")
+            break
+    script_chars = 0
+    external = 0
+    for el in doc.iter("script"):
+        typ = (el.get("type") or "").lower()
+        if typ and "javascript" not in typ and typ != "module":
+            continue
+        if el.get("src"):
+            external += 1
+        script_chars += len(el.text or "")
+    if external >= 1 and body_text_chars < 500:
+        signals.append("script_bundle_little_text")
+    elif script_chars > 4 * max(body_text_chars, 1) and body_text_chars < 1000:
+        signals.append("inline_script_heavy")
+    body = doc.find(".//body")
+    if body is not None and _LOADING.match(visible_text(body) or "x"):
+        signals.append("loading_placeholder")
+    return signals
+
+
+def canonical_url(doc: HtmlElement) -> str | None:
+    for el in doc.iterfind(".//link[@rel]"):
+        if "canonical" in (el.get("rel") or "").lower().split():
+            href = (el.get("href") or "").strip()
+            if href:
+                return href
+    return None

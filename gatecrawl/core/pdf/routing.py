@@ -1,0 +1,117 @@
+"""Routing: is a response a PDF, and does an HTML page merely show a PDF in a viewer?"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, unquote, urljoin, urlsplit
+
+PDF_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acrobat",
+                       "applications/vnd.pdf", "text/pdf", "text/x-pdf"})
+GENERIC_TYPES = frozenset({"application/octet-stream", "binary/octet-stream",
+                           "application/binary", "application/x-download",
+                           "application/force-download", "application/download",
+                           "application/unknown", ""})
+MAGIC = b"%PDF-"
+
+
+def _media_type(content_type: str | bytes | None) -> str:
+    if content_type is None:
+        return ""
+    if isinstance(content_type, bytes):
+        content_type = content_type.decode("latin-1")
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def _url_says_pdf(url: str) -> bool:
+    try:
+        return urlsplit(url or "").path.lower().endswith(".pdf")
+    except ValueError:
+        return False
+
+
+def is_pdf(body: bytes, content_type: str | None, url: str) -> bool:
+    """Content-Type first, magic bytes second, URL extension last.
+
+    * ``application/pdf`` (and aliases) -> True whatever the body.
+    * Generic or missing types (octet-stream & co.): ``%PDF-`` within the first 1024 bytes decides;
+      only an empty body (not fetched yet) falls back to a ``.pdf`` URL path.
+    * Any other explicit type (``text/html``...): True only if the body itself *starts* with
+      ``%PDF-`` (after whitespace/BOM) - a page that merely mentions ``%PDF-`` stays HTML.
+    """
+    ct = _media_type(content_type)
+    if ct in PDF_TYPES:
+        return True
+    head = bytes(body[:1024]) if body else b""
+    if ct in GENERIC_TYPES:
+        if MAGIC in head:
+            return True
+        return not head and _url_says_pdf(url)
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n\x00").startswith(MAGIC)
+
+
+_VIEWER_PARAMS = ("file", "url", "src", "pdf", "doc")
+_VIEWER_HINT = re.compile(r"viewer|pdfjs|pdf\.js|/web/|gview|docs\.google\.com/viewer", re.I)
+
+
+def _inner_from_viewer(u: str) -> str | None:
+    """``.../viewer.html?file=<url-encoded pdf url>`` (query or fragment) -> the inner URL."""
+    try:
+        parts = urlsplit(u)
+    except ValueError:
+        return None
+    for raw in (parts.query, parts.fragment):
+        if not raw:
+            continue
+        q = parse_qs(raw, keep_blank_values=False)
+        for key in _VIEWER_PARAMS:
+            vals = q.get(key)
+            if vals:
+                inner = vals[0].strip()
+                if inner and (_url_says_pdf(inner) or _VIEWER_HINT.search(u)):
+                    return inner
+    return None
+
+
+def _http(u: str) -> str | None:
+    try:
+        scheme = urlsplit(u).scheme.lower()
+    except ValueError:
+        return None
+    return u if scheme in ("http", "https") else None
+
+
+def find_pdf_viewer_source(doc, base_url: str) -> str | None:
+    """The absolute http(s) URL of a PDF shown by this HTML page, or None.
+
+    Looks, in document order, at ``<embed src>``, ``<object data>``, ``<iframe src>`` and
+    ``<frame src>``: a pdf.js-style viewer URL (``viewer.html?file=...`` or ``#file=...``) yields
+    its inner file URL (resolved against the viewer URL); otherwise a ``.pdf`` path or
+    ``type="application/pdf"`` makes the element's own URL the answer. ``<base href>`` is honoured.
+    """
+    base = base_url
+    for b in doc.iter("base"):
+        href = (b.get("href") or "").strip()
+        if href:
+            base = urljoin(base_url, href)
+            break
+    attrs = {"embed": ("src",), "object": ("data",), "iframe": ("src", "data-src"),
+             "frame": ("src",)}
+    for el in doc.iter("embed", "object", "iframe", "frame"):
+        tag = el.tag if isinstance(el.tag, str) else ""
+        typ = (el.get("type") or "").split(";")[0].strip().lower()
+        for attr in attrs.get(tag.lower(), ()):
+            raw = (el.get(attr) or "").strip()
+            if not raw or raw.lower().startswith(("javascript:", "data:", "about:")):
+                continue
+            url = urljoin(base, raw)
+            inner = _inner_from_viewer(url)
+            if inner is not None:
+                got = _http(urljoin(url, unquote(inner) if "%3a" in inner.lower()[:12] else inner))
+                if got:
+                    return got
+            path_pdf = _url_says_pdf(url)
+            if path_pdf or typ in ("application/pdf", "application/x-pdf"):
+                got = _http(url)
+                if got:
+                    return got
+    return None

@@ -1,0 +1,62 @@
+"""Content presence on a plain fetch: is this page an SPA shell that needs the browser?
+
+``assess_presence`` scores the raw document with the four-check gate and looks for named
+shell signals (an empty app root, a "please enable JavaScript" notice, a script bundle
+with almost no text, a bare "Loading..." body). A page needs rendering only when it fails
+the gate *and* shows at least one shell signal: a short page without scripts is complete
+as it is, and rendering it would only cost money.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+from gatecrawl.core import gate as gate_mod
+from gatecrawl.core.page import find_fields, measure_page, shell_signals
+
+__all__ = ["Presence", "assess_presence", "unique_ratio_window"]
+
+UNIQUE_RATIO_WINDOW = 300  # words: the unique-word ratio is taken over the first N words, so long texts are not penalised
+
+
+def unique_ratio_window(text: str) -> str:
+    """The text span the unique-word check reads (its first UNIQUE_RATIO_WINDOW words)."""
+    parts = text.split()
+    return " ".join(parts[:UNIQUE_RATIO_WINDOW]) if len(parts) > UNIQUE_RATIO_WINDOW else text
+
+
+@dataclass(frozen=True)
+class Presence:
+    verdict: gate_mod.GateVerdict
+    signals: tuple[str, ...]
+    needs_render: bool
+    body_chars: int
+
+    @property
+    def presence_score(self) -> float:
+        """The gate score scaled to 0..1 (``fetch_presence_score`` in packets)."""
+        return round(self.verdict.score / 4, 2)
+
+    def to_dict(self) -> dict:
+        return {
+            "gate": self.verdict.to_dict(),
+            "shell_signals": list(self.signals),
+            "needs_render": self.needs_render,
+            "fetch_presence_score": self.presence_score,
+        }
+
+
+def assess_presence(doc: HtmlElement, thresholds: gate_mod.GateThresholds) -> Presence:
+    m = measure_page(doc)
+    fields = find_fields(doc)
+    verdict = gate_mod.score(
+        m.body_text,
+        boilerplate_share=m.boilerplate_share,
+        fields=fields,
+        thresholds=thresholds,
+        unique_text=unique_ratio_window(m.body_text),
+    )
+    signals = tuple(shell_signals(doc, len(m.body_text)))
+    return Presence(verdict=verdict, signals=signals, needs_render=(not verdict.passed) and bool(signals), body_chars=len(m.body_text))

@@ -1,0 +1,71 @@
+"""Typed drop reasons. Each value is stable: it appears in stats keys
+(``gatecrawl/dropped/<reason>``), in evidence packets (``drop_reason``) and in the README."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["Reason", "REASON_DOCS"]
+
+
+class Reason(StrEnum):
+    # transport
+    FETCH_FAILED = "fetch_failed"
+    HTTP_ERROR = "http_error"
+    UNSUPPORTED_TYPE = "unsupported_type"
+    # wrong route
+    BOT_CHALLENGE = "bot_challenge"
+    LOGIN_WALL = "login_wall"
+    SOFT_404 = "soft_404"
+    CANONICAL_MISMATCH = "canonical_mismatch"
+    # rendering
+    SHELL_PAGE = "shell_page"
+    READINESS_TIMEOUT = "readiness_timeout"
+    RENDER_FAILED = "render_failed"
+    # content
+    EXTRACTION_EMPTY = "extraction_empty"
+    TOO_SHORT = "too_short"
+    TOO_FEW_HEADINGS = "too_few_headings"
+    BOILERPLATE_HEAVY = "boilerplate_heavy"
+    MISSING_FIELD = "missing_field"
+    HEADING_MISMATCH = "heading_mismatch"
+    BROKEN_STRUCTURE = "broken_structure"
+    GATE_FAILED = "gate_failed"
+    # PDF
+    PDF_PARSE_FAILED = "pdf_parse_failed"
+    PDF_ENCRYPTED = "pdf_encrypted"
+    PDF_TIMEOUT = "pdf_timeout"
+    PDF_LIMITS_EXCEEDED = "pdf_limits_exceeded"
+    PDF_WORKER_CRASHED = "pdf_worker_crashed"
+    PDF_NEEDS_OCR = "pdf_needs_ocr"
+    # internal
+    CONVERTER_ERROR = "converter_error"
+
+
+REASON_DOCS: dict[str, str] = {
+    "fetch_failed": "The download failed (DNS, connection, timeout, size cap); no response to convert.",
+    "http_error": "The server answered with a 4xx/5xx status (and it was not a bot challenge).",
+    "unsupported_type": "The response is neither HTML nor PDF (images, archives, ...).",
+    "bot_challenge": "A bot-protection or captcha page (Cloudflare, Akamai, DataDome, PerimeterX, Imperva, AWS WAF, captcha walls).",
+    "login_wall": "A sign-in or subscription wall instead of the content.",
+    "soft_404": "A 'not found' template served with a success status.",
+    "canonical_mismatch": "The page's canonical URL points at another route (an error or login route, or any other path in strict mode).",
+    "shell_page": "The gate flagged an SPA shell and no rendered DOM was available (render policy skip, or rendering not enabled).",
+    "readiness_timeout": "The browser render did not reach the readiness contract within max_render_time_ms.",
+    "render_failed": "The browser render failed (crash, navigation error).",
+    "extraction_empty": "No main content could be extracted: the Markdown is empty.",
+    "too_short": "The Markdown is shorter than validation.min_markdown_chars.",
+    "too_few_headings": "The Markdown has fewer headings than validation.min_headings.",
+    "boilerplate_heavy": "Too much of the page's text is navigation, banners and other chrome (validation.max_boilerplate_ratio).",
+    "missing_field": "A field listed in validation.required_fields (title, date, ...) was not found.",
+    "heading_mismatch": "No heading matches validation.expected_heading_pattern.",
+    "broken_structure": "The Markdown is structurally broken (unbalanced code fence, ragged table, heading skips in strict mode).",
+    "gate_failed": "The extraction scored below gate.min_score on the four-check quality gate.",
+    "pdf_parse_failed": "PDFium could not parse the file (truncated, garbage, bad xref).",
+    "pdf_encrypted": "The PDF needs a user password.",
+    "pdf_timeout": "The PDF worker exceeded its wall-clock budget and was killed.",
+    "pdf_limits_exceeded": "The PDF exceeded the page-count, size or memory cap.",
+    "pdf_worker_crashed": "The PDF worker process crashed (segfault, kill); the crawl went on.",
+    "pdf_needs_ocr": "Too few pages have a usable text layer (a scanned PDF) and OCR is not enabled.",
+    "converter_error": "An unexpected error inside the converter; the page is quarantined, never kept.",
+}

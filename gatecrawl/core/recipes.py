@@ -1,0 +1,362 @@
+"""Site recipes: one TOML file per site, validated strictly when loaded.
+
+A recipe says where to start, what to follow, where the main content is and how strict
+to be. Every key has a default, so a recipe can be as short as::
+
+    start_urls = ["https://example.com/"]
+
+Loading is fail-closed: an unknown key, a wrong type, a bad regex, a bad URL or a bad
+CSS selector raises :class:`RecipeError` naming the file, the dotted key and the reason.
+The schema below (``_SCHEMA``) is the single source of truth; the README's recipe
+reference table is checked against it by the tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+from urllib.parse import urlsplit
+
+__all__ = [
+    "Recipe",
+    "RecipeError",
+    "RenderRule",
+    "load_recipe_file",
+    "load_recipe_text",
+    "iter_recipe_sources",
+    "RECIPE_KEYS",
+]
+
+RENDER_POLICIES = ("auto", "force", "skip")
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]{0,62}$")
+
+
+class RecipeError(ValueError):
+    """A recipe could not be loaded. The message names the file, the key and the reason."""
+
+    def __init__(self, source: str, key: str | None, reason: str) -> None:
+        self.source = source
+        self.key = key
+        self.reason = reason
+        where = f"{source}: key '{key}'" if key else source
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True)
+class RenderRule:
+    """A render policy applied to URLs matching ``pattern`` (a regex searched in the URL)."""
+
+    pattern: str
+    policy: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recipe:
+    """A validated site recipe. Build it with :func:`load_recipe_file` / :func:`load_recipe_text`."""
+
+    name: str
+    source: str
+    digest: str
+    start_urls: tuple[str, ...] = ()
+    sitemaps: tuple[str, ...] = ()
+    allowed_domains: tuple[str, ...] = ()
+    # [follow]
+    follow_enabled: bool = True
+    follow_allow: tuple[str, ...] = ()
+    follow_deny: tuple[str, ...] = ()
+    max_depth: int = 5
+    max_pages: int = 1000
+    # [content]
+    main_selectors: tuple[str, ...] = ()
+    exclude_selectors: tuple[str, ...] = ()
+    keep_comments: bool = False
+    # [render]
+    render_policy: str = "auto"
+    render_rules: tuple[RenderRule, ...] = ()
+    render: dict[str, Any] = field(default_factory=dict)
+    # [gate]
+    gate_min_chars: int = 200
+    gate_min_unique_word_ratio: float = 0.3
+    gate_max_boilerplate_share: float = 0.6
+    gate_required_fields: tuple[str, ...] = ("title",)
+    gate_min_score: int = 3
+    # [validation]
+    min_markdown_chars: int = 200
+    min_headings: int = 0
+    max_boilerplate_ratio: float = 0.5
+    required_fields: tuple[str, ...] = ("title",)
+    expected_heading_pattern: str | None = None
+    wrong_route_markers: tuple[str, ...] = ()
+    canonical_check: str = "error_routes"
+    strict_heading_hierarchy: bool = False
+    # [pdf]
+    pdf: dict[str, Any] = field(default_factory=dict)
+    # [settings]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def render_policy_for(self, url: str) -> tuple[str, str]:
+        """Return ``(policy, origin)`` for ``url``: the first matching rule wins, else the recipe default."""
+        for rule in self.render_rules:
+            if re.search(rule.pattern, url):
+                return rule.policy, f"rule:{rule.pattern}"
+        return self.render_policy, "recipe"
+
+    def with_overrides(self, **changes: Any) -> "Recipe":
+        """A copy with some fields replaced (spider arguments for one run)."""
+        from dataclasses import replace
+
+        return replace(self, **changes)
+
+
+# ---------------------------------------------------------------------------
+# Schema: dotted key -> (checker, dataclass field, default, description)
+# ---------------------------------------------------------------------------
+
+Checker = Callable[[str, str, Any], Any]
+
+
+def _str(src: str, key: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise RecipeError(src, key, f"expected a string, got {type(v).__name__}")
+    return v
+
+
+def _bool(src: str, key: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise RecipeError(src, key, f"expected true or false, got {type(v).__name__}")
+    return v
+
+
+def _int(lo: int, hi: int) -> Checker:
+    def check(src: str, key: str, v: Any) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RecipeError(src, key, f"expected an integer, got {type(v).__name__}")
+        if not lo <= v <= hi:
+            raise RecipeError(src, key, f"must be between {lo} and {hi}, got {v}")
+        return v
+
+    return check
+
+
+def _float(lo: float, hi: float) -> Checker:
+    def check(src: str, key: str, v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise RecipeError(src, key, f"expected a number, got {type(v).__name__}")
+        if not lo <= float(v) <= hi:
+            raise RecipeError(src, key, f"must be between {lo} and {hi}, got {v}")
+        return float(v)
+
+    return check
+
+
+def _list(item: Checker) -> Checker:
+    def check(src: str, key: str, v: Any) -> tuple:
+        if not isinstance(v, list):
+            raise RecipeError(src, key, f"expected a list, got {type(v).__name__}")
+        return tuple(item(src, f"{key}[{i}]", x) for i, x in enumerate(v))
+
+    return check
+
+
+def _url(src: str, key: str, v: Any) -> str:
+    v = _str(src, key, v)
+    parts = urlsplit(v)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise RecipeError(src, key, f"not an absolute http(s) URL: {v!r}")
+    return v
+
+
+def _regex(src: str, key: str, v: Any) -> str:
+    v = _str(src, key, v)
+    try:
+        re.compile(v)
+    except re.error as exc:
+        raise RecipeError(src, key, f"bad regular expression {v!r}: {exc}") from None
+    return v
+
+
+def _css(src: str, key: str, v: Any) -> str:
+    v = _str(src, key, v)
+    try:
+        from cssselect import GenericTranslator, SelectorError
+
+        GenericTranslator().css_to_xpath(v)
+    except SelectorError as exc:
+        raise RecipeError(src, key, f"bad CSS selector {v!r}: {exc}") from None
+    return v
+
+
+def _domain(src: str, key: str, v: Any) -> str:
+    v = _str(src, key, v)
+    if not re.fullmatch(r"[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]", v) or v.startswith("."):
+        raise RecipeError(src, key, f"not a host name: {v!r}")
+    return v.lower()
+
+
+def _choice(*choices: str) -> Checker:
+    def check(src: str, key: str, v: Any) -> str:
+        v = _str(src, key, v)
+        if v not in choices:
+            raise RecipeError(src, key, f"must be one of {', '.join(choices)}; got {v!r}")
+        return v
+
+    return check
+
+
+_FIELDS = ("title", "date", "author", "description")
+
+
+def _settings_table(src: str, key: str, v: Any) -> dict:
+    if not isinstance(v, dict):
+        raise RecipeError(src, key, "expected a table")
+    for name in v:
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+            raise RecipeError(src, f"{key}.{name}", "Scrapy setting names are UPPER_SNAKE_CASE")
+        if name.startswith("GATECRAWL_STORE") or name in ("SPIDER_LOADER_CLASS", "TWISTED_REACTOR"):
+            raise RecipeError(src, f"{key}.{name}", "this setting cannot be set per recipe")
+    return dict(v)
+
+
+def _open_table(src: str, key: str, v: Any) -> dict:
+    if not isinstance(v, dict):
+        raise RecipeError(src, key, "expected a table")
+    return dict(v)
+
+
+def _render_rules(src: str, key: str, v: Any) -> tuple:
+    if not isinstance(v, list):
+        raise RecipeError(src, key, "expected an array of tables ([[render.rules]])")
+    rules = []
+    for i, r in enumerate(v):
+        k = f"{key}[{i}]"
+        if not isinstance(r, dict):
+            raise RecipeError(src, k, "expected a table with 'pattern' and 'policy'")
+        unknown = sorted(set(r) - {"pattern", "policy"})
+        if unknown:
+            raise RecipeError(src, f"{k}.{unknown[0]}", "unknown key")
+        if "pattern" not in r or "policy" not in r:
+            raise RecipeError(src, k, "needs both 'pattern' and 'policy'")
+        rules.append(
+            RenderRule(
+                _regex(src, f"{k}.pattern", r["pattern"]),
+                _choice(*RENDER_POLICIES)(src, f"{k}.policy", r["policy"]),
+            )
+        )
+    return tuple(rules)
+
+
+# dotted key: (checker, field name, description). Defaults come from the dataclass.
+_SCHEMA: dict[str, tuple[Checker, str, str]] = {
+    "name": (_str, "name", "Spider name; defaults to the file stem and must equal it."),
+    "start_urls": (_list(_url), "start_urls", "Absolute http(s) URLs to start from."),
+    "sitemaps": (_list(_url), "sitemaps", "Sitemap URLs (XML, sitemap index or robots.txt) whose URLs are crawled."),
+    "allowed_domains": (_list(_domain), "allowed_domains", "Hosts the crawl may visit; default: the hosts of the start URLs and sitemaps."),
+    "follow.enabled": (_bool, "follow_enabled", "Follow links found on pages."),
+    "follow.allow": (_list(_regex), "follow_allow", "Regexes; when set, only matching URLs are followed."),
+    "follow.deny": (_list(_regex), "follow_deny", "Regexes; matching URLs are never followed."),
+    "follow.max_depth": (_int(0, 100), "max_depth", "Maximum link depth from a start URL (0: start URLs only)."),
+    "follow.max_pages": (_int(1, 10_000_000), "max_pages", "Maximum number of pages requested in one run."),
+    "content.main_selectors": (_list(_css), "main_selectors", "CSS selectors for the main content, in priority order."),
+    "content.exclude_selectors": (_list(_css), "exclude_selectors", "CSS selectors removed from the main content."),
+    "content.keep_comments": (_bool, "keep_comments", "Keep comment sections in the main content."),
+    "render.policy": (_choice(*RENDER_POLICIES), "render_policy", "auto: render shells only; force: always render; skip: never render."),
+    "render.rules": (_render_rules, "render_rules", "Per-URL overrides: [[render.rules]] pattern = regex, policy = auto|force|skip."),
+    "render.browser": (_open_table, "render", "Browser and readiness options (see the browser section of the README)."),
+    "gate.min_chars": (_int(0, 10_000_000), "gate_min_chars", "Check 1: minimum body text characters after boilerplate removal."),
+    "gate.min_unique_word_ratio": (_float(0.0, 1.0), "gate_min_unique_word_ratio", "Check 2: minimum unique words / words."),
+    "gate.max_boilerplate_share": (_float(0.0, 1.0), "gate_max_boilerplate_share", "Check 3: maximum share of page text inside nav/header/footer/aside and banners."),
+    "gate.required_fields": (_list(_choice(*_FIELDS)), "gate_required_fields", "Check 4: fields that must be present (title, date, author, description)."),
+    "gate.min_score": (_int(0, 4), "gate_min_score", "Score (0-4) below which a page fails the gate."),
+    "validation.min_markdown_chars": (_int(0, 10_000_000), "min_markdown_chars", "Minimum characters of Markdown for a page to be kept."),
+    "validation.min_headings": (_int(0, 10_000), "min_headings", "Minimum number of headings in the Markdown."),
+    "validation.max_boilerplate_ratio": (_float(0.0, 1.0), "max_boilerplate_ratio", "Maximum share of the page's text that is boilerplate, measured on the extraction."),
+    "validation.required_fields": (_list(_choice(*_FIELDS)), "required_fields", "Fields that must be found for a page to be kept."),
+    "validation.expected_heading_pattern": (_regex, "expected_heading_pattern", "Regex that at least one heading must match (case-insensitive)."),
+    "validation.wrong_route_markers": (_list(_str), "wrong_route_markers", "Extra phrases that mark a wrong route (soft 404) when found in the title or first heading."),
+    "validation.canonical_check": (_choice("off", "error_routes", "strict"), "canonical_check", "off; error_routes: drop when the canonical URL points at an error/login route; strict: drop on any canonical path mismatch."),
+    "validation.strict_heading_hierarchy": (_bool, "strict_heading_hierarchy", "Drop pages whose headings skip levels (e.g. # then ###)."),
+    "pdf": (_open_table, "pdf", "PDF reader options (see the PDF section of the README)."),
+    "settings": (_settings_table, "settings", "Per-site Scrapy settings (politeness, concurrency), applied at spider priority."),
+}
+
+_TABLES = {"follow", "content", "render", "gate", "validation"}
+_OPEN_TABLES = {"pdf", "settings", "render.browser"}
+
+RECIPE_KEYS: dict[str, str] = {k: v[2] for k, v in _SCHEMA.items()}
+
+
+def _flatten(src: str, data: dict) -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _TABLES:
+            if not isinstance(value, dict):
+                raise RecipeError(src, key, "expected a table")
+            for sub, subval in value.items():
+                dotted = f"{key}.{sub}"
+                if dotted not in _SCHEMA:
+                    raise RecipeError(src, dotted, "unknown key")
+                flat[dotted] = subval
+        elif key in _SCHEMA:
+            flat[key] = value
+        else:
+            raise RecipeError(src, key, "unknown key")
+    return flat
+
+
+def load_recipe_text(text: str, *, source: str, default_name: str | None = None) -> Recipe:
+    """Parse and validate recipe TOML ``text``; ``source`` names the file in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecipeError(source, None, f"invalid TOML: {exc}") from None
+    flat = _flatten(source, data)
+    values: dict[str, Any] = {}
+    for dotted, raw in flat.items():
+        checker, fname, _ = _SCHEMA[dotted]
+        values[fname] = checker(source, dotted, raw)
+    name = values.get("name", default_name)
+    if name is None:
+        raise RecipeError(source, "name", "missing (and no file name to default to)")
+    if not _NAME_RE.match(name):
+        raise RecipeError(source, "name", f"must be lowercase letters, digits, '_' or '-': {name!r}")
+    if default_name is not None and name != default_name:
+        raise RecipeError(source, "name", f"must equal the file name {default_name!r}, got {name!r}")
+    values["name"] = name
+    if not values.get("allowed_domains"):
+        hosts = sorted({urlsplit(u).hostname or "" for u in values.get("start_urls", ()) + values.get("sitemaps", ())} - {""})
+        values["allowed_domains"] = tuple(hosts)
+    canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    digest = "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return Recipe(source=source, digest=digest, **values)
+
+
+def load_recipe_file(path: str | Path) -> Recipe:
+    """Load one recipe file; its stem is the spider name."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecipeError(str(p), None, f"cannot read: {exc}") from None
+    return load_recipe_text(text, source=str(p), default_name=p.stem)
+
+
+def iter_recipe_sources(extra_dirs: tuple[str, ...] = ()) -> Iterator[tuple[str, str, str]]:
+    """Yield ``(name, source, text)`` for every recipe: the packaged ``recipes`` package first
+    (read with importlib.resources, so a zipped Scrapyd egg works), then each extra directory."""
+    try:
+        pkg = importlib.resources.files("recipes")
+    except ModuleNotFoundError:
+        pkg = None
+    if pkg is not None:
+        for entry in sorted(pkg.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith(".toml"):
+                yield entry.name[: -len(".toml")], f"recipes/{entry.name}", entry.read_text(encoding="utf-8")
+    for d in extra_dirs:
+        for p in sorted(Path(d).glob("*.toml")):
+            yield p.stem, str(p), p.read_text(encoding="utf-8")

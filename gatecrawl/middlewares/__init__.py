@@ -1,0 +1,1 @@
+"""Downloader middlewares (thin adapters around the pure core)."""

@@ -1,0 +1,75 @@
+"""ConvertPipeline: the crawl's call into the one conversion path.
+
+Stats: ``gatecrawl/items/processed``, ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
+``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import DropItem
+
+from gatecrawl.core.convert import FetchInfo, convert
+from scrapy.utils.asyncio import run_in_thread
+from gatecrawl.items import PageCapture
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+
+class ConvertPipeline:
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ConvertPipeline:
+        return cls(crawler)
+
+    def _convert(self, item: PageCapture) -> Any:
+        spider = self.crawler.spider
+        fetch = FetchInfo(
+            url_requested=item.url_requested,
+            http_status=item.http_status,
+            headers=item.headers,
+            reader=item.reader,
+            latency_ms=item.latency_ms,
+            fetched_at=item.fetched_at,
+            depth=item.depth,
+            run_id=spider.run_id,
+            error=item.error,
+            escalated_from=item.escalated_from,
+            escalation_reason=item.escalation_reason,
+            fetch_presence=item.presence,
+            render=item.render,
+            viewer_url=item.viewer_url,
+        )
+        return convert(item.body, item.url_final, item.content_type, spider.recipe, fetch=fetch)
+
+    async def process_item(self, item: Any) -> Any:
+        if not isinstance(item, PageCapture):
+            return item
+        self.stats.inc_value("gatecrawl/items/processed")
+        if item.body[:5] == b"%PDF-" or (item.content_type or "").lower().startswith("application/pdf"):
+            # PDFs are parsed in worker processes; wait for them off the reactor thread.
+            result = await run_in_thread(self._convert, item)
+        else:
+            result = self._convert(item)
+        ev = result.evidence
+        item.markdown = result.markdown
+        item.evidence = ev
+        item.outcome = result.outcome
+        item.drop_reason = result.drop_reason
+        item.body = b""  # the raw body is not needed past this point
+        self.stats.inc_value(f"gatecrawl/reader/{ev.get('reader')}")
+        self.stats.inc_value(f"gatecrawl/page_type/{ev.get('page_type')}")
+        if not result.ok:
+            self.stats.inc_value(f"gatecrawl/dropped/{result.drop_reason}")
+            self.stats.inc_value("gatecrawl/dropped")
+            raise DropItem(f"{result.drop_reason}: {item.url_final}", log_level="INFO")
+        self.stats.inc_value("gatecrawl/kept")
+        return item

@@ -1,0 +1,2 @@
+"""Spiders. Site spiders are not written by hand: the spider loader builds one
+``RecipeSpider`` subclass per recipe file."""

@@ -1,0 +1,256 @@
+"""RecipeSpider: the one spider class; each recipe file becomes a subclass of it.
+
+Spider arguments (``-a``, and Scrapyd's ``schedule.json`` parameters) override the recipe
+for one run:
+
+- ``start_url``: one URL, or several separated by whitespace (``-a start_url=URL`` may also
+  be repeated with ``scrapy crawl``); replaces the recipe's start URLs and sitemaps.
+- ``max_pages``: a positive integer.
+- ``render``: ``auto``, ``force`` or ``skip``.
+- ``run_id``: names the run (default: Scrapyd's job id, else a UTC timestamp).
+
+Bad values fail at start with a message naming the argument.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, AsyncIterator
+from urllib.parse import urlsplit
+
+import scrapy
+from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
+from w3lib.url import canonicalize_url
+
+from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
+from gatecrawl.items import PageCapture
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+    from twisted.python.failure import Failure
+
+logger = logging.getLogger(__name__)
+
+_PDF_HINT = (b".pdf", b"application/pdf", b"file=")
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_spider_args(recipe: Recipe, start_url: Any = None, max_pages: Any = None, render: Any = None) -> Recipe:
+    """Apply spider arguments to a recipe; raise ValueError naming the argument on bad values."""
+    changes: dict[str, Any] = {}
+    if start_url:
+        urls = start_url if isinstance(start_url, (list, tuple)) else str(start_url).split()
+        for u in urls:
+            p = urlsplit(u)
+            if p.scheme not in ("http", "https") or not p.hostname:
+                raise ValueError(f"spider argument start_url: not an absolute http(s) URL: {u!r}")
+        changes["start_urls"] = tuple(urls)
+        changes["sitemaps"] = ()
+        hosts = {urlsplit(u).hostname for u in urls}
+        changes["allowed_domains"] = tuple(sorted(set(recipe.allowed_domains) | {h for h in hosts if h}))
+    if max_pages is not None:
+        try:
+            n = int(max_pages)
+        except (TypeError, ValueError):
+            raise ValueError(f"spider argument max_pages: expected a positive integer, got {max_pages!r}") from None
+        if n < 1:
+            raise ValueError(f"spider argument max_pages: expected a positive integer, got {max_pages!r}")
+        changes["max_pages"] = n
+    if render is not None:
+        if render not in RENDER_POLICIES:
+            raise ValueError(f"spider argument render: must be one of {', '.join(RENDER_POLICIES)}, got {render!r}")
+        changes["render_policy"] = render
+        changes["render_rules"] = ()
+    return recipe.with_overrides(**changes) if changes else recipe
+
+
+class RecipeSpider(scrapy.Spider):
+    """Crawls one site as its recipe says; yields one :class:`PageCapture` per fetched URL."""
+
+    recipe: Recipe  # set on each generated subclass
+
+    custom_settings: dict[str, Any] = {}
+
+    @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        super().update_settings(settings)
+        recipe = getattr(cls, "recipe", None)
+        if recipe is not None and recipe.settings:
+            settings.setdict(dict(recipe.settings), priority="spider")
+
+    def __init__(self, *args: Any, start_url: Any = None, max_pages: Any = None, render: Any = None, run_id: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.recipe = parse_spider_args(type(self).recipe, start_url, max_pages, render)
+        self.allowed_domains = list(self.recipe.allowed_domains)
+        self._run_id_arg = run_id
+        self._seen: set[str] = set()
+        self._link_extractor = LinkExtractor(
+            allow=self.recipe.follow_allow,
+            deny=self.recipe.follow_deny,
+            deny_extensions=[e for e in IGNORED_EXTENSIONS if e != "pdf"],
+            unique=True,
+        )
+
+    @property
+    def run_id(self) -> str:
+        if not hasattr(self, "_run_id"):
+            settings_id = self.crawler.settings.get("GATECRAWL_RUN_ID") if hasattr(self, "crawler") else None
+            self._run_id = (
+                self._run_id_arg
+                or settings_id
+                or os.environ.get("SCRAPY_JOB")
+                or datetime.now(timezone.utc).strftime("run-%Y%m%dT%H%M%S%fZ")
+            )
+        return self._run_id
+
+    # -- scheduling ---------------------------------------------------------------------
+
+    def _admit(self, url: str) -> bool:
+        """Count a URL against max_pages once; False when it was seen or the cap is reached."""
+        key = canonicalize_url(url)
+        if key in self._seen:
+            return False
+        if len(self._seen) >= self.recipe.max_pages:
+            self.crawler.stats.inc_value("gatecrawl/follow/max_pages_reached")
+            return False
+        self._seen.add(key)
+        return True
+
+    def _request(self, url: str, depth: int = 0, **meta: Any) -> scrapy.Request:
+        return scrapy.Request(
+            url,
+            callback=self.parse,
+            errback=self.errback,
+            meta={"gatecrawl_start_time": time.monotonic(), "depth": depth, **meta},
+        )
+
+    async def start(self) -> AsyncIterator[Any]:
+        _ = self.run_id  # fix the run id at start
+        if not self.recipe.start_urls and not self.recipe.sitemaps:
+            raise ValueError(f"{self.recipe.source}: no start_urls or sitemaps (pass -a start_url=URL)")
+        for url in self.recipe.start_urls:
+            if self._admit(url):
+                yield self._request(url)
+        for url in self.recipe.sitemaps:
+            yield scrapy.Request(url, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True}, dont_filter=True)
+
+    def parse_sitemap(self, response: Response) -> Any:
+        from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+
+        body = response.body
+        if response.url.endswith("/robots.txt"):
+            for u in sitemap_urls_from_robots(response.text, base_url=response.url):
+                yield scrapy.Request(u, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True})
+            return
+        try:
+            sm = Sitemap(body)
+        except Exception:
+            self.crawler.stats.inc_value("gatecrawl/sitemap/invalid")
+            return
+        for entry in sm:
+            loc = entry.get("loc")
+            if not loc:
+                continue
+            if sm.type == "sitemapindex":
+                yield scrapy.Request(loc, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True})
+            elif self._allowed_follow(loc) and self._admit(loc):
+                yield self._request(loc, depth=0)
+
+    def _allowed_follow(self, url: str) -> bool:
+        return self._host_allowed(url) and bool(self._link_extractor.matches(url))
+
+    def _host_allowed(self, url: str) -> bool:
+        """Host equals an allowed domain or is a subdomain of one (ports ignored, as OffsiteMiddleware does)."""
+        host = (urlsplit(url).hostname or "").lower()
+        return any(host == d or host.endswith("." + d) for d in self.allowed_domains)
+
+    # -- callbacks ----------------------------------------------------------------------
+
+    def _capture(self, response: Response) -> PageCapture:
+        meta = response.meta
+        started = meta.get("gatecrawl_start_time")
+        latency = int((time.monotonic() - started) * 1000) if started else None
+        headers = {}
+        for k, v in response.headers.items():
+            name = k.decode("latin-1").lower()
+            if name in ("set-cookie", "cookie"):
+                continue
+            headers[name] = v[0].decode("latin-1") if v else ""
+        rendered = "playwright" in (response.flags or [])
+        return PageCapture(
+            url_requested=meta.get("gatecrawl_url_requested") or (meta.get("redirect_urls") or [response.url])[0],
+            url_final=response.url,
+            http_status=response.status,
+            content_type=headers.get("content-type"),
+            headers=headers,
+            body=response.body,
+            reader="render" if rendered else "http",
+            latency_ms=latency,
+            fetched_at=_utc_now(),
+            depth=meta.get("depth", 0),
+            presence=meta.get("gatecrawl_presence"),
+            escalated_from=meta.get("gatecrawl_escalated_from"),
+            escalation_reason=meta.get("gatecrawl_escalation_reason"),
+            render=meta.get("gatecrawl_render"),
+            viewer_url=meta.get("gatecrawl_viewer_url"),
+        )
+
+    def parse(self, response: Response) -> Any:
+        self.crawler.stats.inc_value("gatecrawl/pages/seen")
+        yield self._capture(response)
+        if not isinstance(response, TextResponse):
+            return
+        depth = response.meta.get("depth", 0)
+        if isinstance(response, HtmlResponse):
+            yield from self._viewer_pdf(response, depth)
+        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
+            return
+        if not isinstance(response, HtmlResponse):
+            return
+        for link in self._link_extractor.extract_links(response):
+            if self._host_allowed(link.url) and self._admit(link.url):
+                yield self._request(link.url, depth=depth + 1)
+
+    def _viewer_pdf(self, response: HtmlResponse, depth: int) -> Any:
+        """A page that shows a PDF in a viewer: fetch the PDF itself, remembering the viewer page."""
+        body = response.body
+        if not any(h in body for h in _PDF_HINT):
+            return
+        try:
+            from gatecrawl.core.htmlparse import parse_html
+            from gatecrawl.core.pdf import find_pdf_viewer_source
+        except ImportError:
+            return
+        src = find_pdf_viewer_source(parse_html(body, content_type=response.headers.get("Content-Type", b"").decode("latin-1")), response.url)
+        if src and self._admit(src):
+            self.crawler.stats.inc_value("gatecrawl/follow/pdf_viewer")
+            yield self._request(src, depth=depth + 1, gatecrawl_viewer_url=response.url)
+
+    def errback(self, failure: Failure) -> Any:
+        request = failure.request  # type: ignore[attr-defined]
+        if request.meta.get("gatecrawl_sitemap"):
+            self.crawler.stats.inc_value("gatecrawl/sitemap/failed")
+            return
+        self.crawler.stats.inc_value("gatecrawl/pages/seen")
+        self.crawler.stats.inc_value("gatecrawl/fetch/failed")
+        exc = failure.value
+        yield PageCapture(
+            url_requested=request.meta.get("gatecrawl_url_requested") or request.url,
+            url_final=request.url,
+            http_status=None,
+            reader="render" if request.meta.get("playwright") else "http",
+            fetched_at=_utc_now(),
+            depth=request.meta.get("depth", 0),
+            error=f"{type(exc).__name__}: {exc}"[:500],
+            presence=request.meta.get("gatecrawl_presence"),
+            escalated_from=request.meta.get("gatecrawl_escalated_from"),
+            escalation_reason=request.meta.get("gatecrawl_escalation_reason"),
+            render=request.meta.get("gatecrawl_render"),
+        )

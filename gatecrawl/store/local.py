@@ -1,0 +1,84 @@
+"""A local folder store: atomic writes (temp file, fsync, rename), identical bytes never rewritten."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import unquote
+
+from gatecrawl.store.base import Store, StoreError
+
+__all__ = ["LocalStore"]
+
+
+def _root_from_uri(uri: str) -> Path:
+    # file:///abs/path, file://./relative, file://relative and plain paths are all accepted.
+    if uri.startswith("file://"):
+        return Path(unquote(uri[len("file://") :]) or ".")
+    return Path(uri)
+
+
+class LocalStore(Store):
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+        self.root = _root_from_uri(uri)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create store folder {self.root}: {exc}") from None
+        self.writes = 0
+        self.skipped = 0
+
+    def _path(self, key: str) -> Path:
+        if key.startswith("/") or ".." in key.split("/"):
+            raise StoreError(f"bad key {key!r}")
+        return self.root / key
+
+    def put(self, key: str, data: bytes, *, content_type: str, metadata: Mapping[str, str] | None = None) -> bool:
+        path = self._path(key)
+        try:
+            if path.exists() and path.read_bytes() == data:
+                self.skipped += 1
+                return False
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                os.replace(tmp, path)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+        except OSError as exc:
+            raise StoreError(f"cannot write {key}: {exc}") from None
+        self.writes += 1
+        return True
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            return self._path(key).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def list(self, prefix: str = "") -> list[str]:
+        base = self.root
+        out = []
+        for p in base.rglob("*"):
+            if p.is_file() and not p.name.startswith(".tmp-"):
+                key = p.relative_to(base).as_posix()
+                if key.startswith(prefix):
+                    out.append(key)
+        return sorted(out)
+
+    def delete(self, key: str) -> None:
+        try:
+            self._path(key).unlink()
+        except FileNotFoundError:
+            pass
