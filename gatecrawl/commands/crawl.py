@@ -1,16 +1,24 @@
-"""``scrapy crawl``, with repeatable list arguments: ``-a start_url=A -a start_url=B``.
+"""``scrapy crawl``, with repeatable list arguments and an honest exit status.
 
-Scrapy keeps only the last value of a repeated ``-a``; gatecrawl joins repeated
-``start_url`` values (whitespace-separated, as a single Scrapyd parameter also may be).
+- ``-a start_url=A -a start_url=B``: Scrapy keeps only the last value of a repeated ``-a``;
+  gatecrawl joins repeated ``start_url`` values (whitespace-separated, as a single Scrapyd
+  parameter also may be).
+- Exit status: Scrapy exits 0 even when everything failed. Any component that finds the
+  run failed sets a stats key ``gatecrawl/exit/<reason>`` (for example
+  ``gatecrawl/exit/export_pending``); the command then prints one line per reason and
+  exits with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from scrapy.exceptions import UsageError
 
 _LIST_ARGS = ("start_url",)
+EXIT_PREFIX = "gatecrawl/exit/"
 
 
 def merge_repeated(spargs: list[str]) -> list[str]:
@@ -18,17 +26,39 @@ def merge_repeated(spargs: list[str]) -> list[str]:
     out: list[str] = []
     for arg in spargs:
         name, sep, value = arg.partition("=")
-        if sep and name.strip() in _LIST_ARGS:
-            if name.strip() not in merged:
-                merged[name.strip()] = []
-                out.append(name.strip())
-            merged[name.strip()].append(value.strip())
+        name = name.strip()
+        if sep and name in _LIST_ARGS:
+            if name not in merged:
+                merged[name] = []
+                out.append(name)
+            merged[name].append(value.strip())
         else:
             out.append(arg)
     return [f"{a}={' '.join(merged[a])}" if a in merged else a for a in out]
+
+
+def exit_reasons(stats: dict) -> list[str]:
+    return sorted(k[len(EXIT_PREFIX) :] for k, v in stats.items() if k.startswith(EXIT_PREFIX) and v)
 
 
 class Command(ScrapyCrawlCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         opts.spargs = merge_repeated(list(opts.spargs or []))
         super().process_options(args, opts)
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give one spider (recipe) name")
+        assert self.crawler_process
+        crawler = self._create_crawler(args[0])
+        self.crawler_process.crawl(crawler, **opts.spargs)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+            return
+        reasons = exit_reasons(crawler.stats.get_stats() if crawler.stats else {})
+        for reason in reasons:
+            detail = crawler.stats.get_value(EXIT_PREFIX + reason)
+            print(f"gatecrawl: crawl failed: {reason}" + (f" ({detail})" if not isinstance(detail, (int, bool)) else f" ({detail})" if detail not in (1, True) else ""), file=sys.stderr)
+        if reasons:
+            self.exitcode = 1

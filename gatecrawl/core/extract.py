@@ -162,10 +162,15 @@ def _drop(el: lxml.etree._Element) -> None:
     parent.remove(el)
 
 
+_STRLEN = lxml.etree.XPath("string-length(normalize-space(.))")
+
+
 def visible_text_chars(el: lxml.etree._Element) -> int:
-    """Characters of visible text (whitespace runs count as one space, ends trimmed)."""
+    """Characters of visible text: the element's text with runs of ASCII whitespace counted
+    as one space and the ends trimmed (XPath ``normalize-space``). Callers pass cleaned
+    trees (no scripts/styles/templates)."""
     try:
-        return len(_WS.sub(" ", " ".join(el.itertext())).strip())
+        return int(_STRLEN(el))
     except Exception:
         return 0
 
@@ -211,6 +216,12 @@ def _css_path(el: lxml.etree._Element) -> str:
     return " > ".join(reversed(parts))
 
 
+_HIDDEN_CANDIDATES = lxml.etree.XPath(
+    ".//*[@hidden or @aria-hidden or contains(@style, 'none') or contains(@style, 'hidden') "
+    "or contains(@class, 'hid') or contains(@class, 'sr-only') or contains(@class, 'd-none') "
+    "or contains(@class, 'offscreen') or contains(@class, 'screen')]")
+
+
 def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
     """Remove non-content and hidden elements from the working copy."""
     for el in list(body.iter(*_NON_CONTENT)):
@@ -218,7 +229,7 @@ def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
             _drop(el)
     for el in list(body.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
         _drop(el)
-    for el in list(body.iter()):
+    for el in _HIDDEN_CANDIDATES(body):
         if el is body or not _is_el(el) or el.getparent() is None:
             continue
         if _is_hidden(el):

@@ -153,6 +153,9 @@ class ExportPipeline:
         if self.store is None:
             return
         summary = self.summary()
+        if summary["counts"]["kept"] == 0:
+            # Every page failed (or none was fetched): the crawl must not look successful.
+            self.stats.set_value("gatecrawl/exit/nothing_kept", summary["counts"]["seen"] or "no pages")
         key = f"{summary['site']}/runs/{summary['run_id']}.json"
         data = (json.dumps(summary, sort_keys=True, ensure_ascii=False, indent=2, default=str) + "\n").encode("utf-8")
         try:

@@ -95,52 +95,58 @@ def page_lines(tp, page_no: int) -> tuple[str, list[Line]]:
     buf = (ctypes.c_ushort * (n + 1))()
     got = R.FPDFText_GetText(tp, 0, n, buf) - 1
     raw = ctypes.string_at(buf, 2 * max(got, 0))
-    aligned = got == n
     text = raw.decode("utf-16-le", "replace")
+    aligned = got == n and len(text) == n  # text index == char index (no surrogates/inserts)
+    if not aligned:  # decode line by line from the UTF-16 units, map indexes through PDFium
+        segs, pos = [], 0
+        while pos < len(raw):
+            nxt = raw.find(_CRLF, pos)
+            while nxt != -1 and nxt % 2:
+                nxt = raw.find(_CRLF, nxt + 1)
+            end = len(raw) if nxt == -1 else nxt
+            seg = raw[pos:end].decode("utf-16-le", "replace")
+            cs = R.FPDFText_GetCharIndexFromTextIndex(tp, pos // 2)
+            ce = R.FPDFText_GetCharIndexFromTextIndex(tp, end // 2 - 1) + 1
+            if seg.strip() and 0 <= cs < ce:
+                segs.append((seg, cs, ce))
+            pos = end + 4 if nxt != -1 else len(raw)
+    else:
+        segs, pos = [], 0
+        for seg in text.split("\r\n"):
+            if seg and not seg.isspace():
+                segs.append((seg, pos, pos + len(seg)))
+            pos += len(seg) + 2
     lines: list[Line] = []
     x, y = ctypes.c_double(), ctypes.c_double()
     rl, rt, rr, rb = (ctypes.c_double() for _ in range(4))
     fbuf = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
-    pos = 0  # byte offset
-    while pos < len(raw):
-        nxt = raw.find(_CRLF, pos)
-        while nxt != -1 and nxt % 2:
-            nxt = raw.find(_CRLF, nxt + 1)
-        end = len(raw) if nxt == -1 else nxt
-        ts, te = pos // 2, end // 2  # text indexes
-        pos = end + 4 if nxt != -1 else len(raw)
-        seg = raw[2 * ts:2 * te].decode("utf-16-le", "replace")
+    GetFontSize, CountRects, GetRect = (R.FPDFText_GetFontSize, R.FPDFText_CountRects,
+                                        R.FPDFText_GetRect)
+    GetCharOrigin = R.FPDFText_GetCharOrigin
+    for seg, cs, ce in segs:
         stripped = seg.strip()
-        if not stripped:
-            continue
-        if aligned:
-            cs, ce = ts, te
-        else:
-            cs = R.FPDFText_GetCharIndexFromTextIndex(tp, ts)
-            ce = R.FPDFText_GetCharIndexFromTextIndex(tp, te - 1) + 1
-            if cs < 0 or ce <= cs:
-                continue
-        lead = len(seg) - len(seg.lstrip())
-        first = min(cs + lead, ce - 1)
-        lastc = max(cs + len(seg.rstrip()) - 1, first)
-        size = R.FPDFText_GetFontSize(tp, first)
-        nr = R.FPDFText_CountRects(tp, cs, ce - cs)
-        rects = []
-        for k in range(max(nr, 0)):
-            if R.FPDFText_GetRect(tp, k, rl, rt, rr, rb):
-                rects.append((rl.value, rt.value, rr.value, rb.value))
-        R.FPDFText_GetCharOrigin(tp, first, x, y)
+        first = cs + (len(seg) - len(seg.lstrip()))
+        size = GetFontSize(tp, first)
+        nr = CountRects(tp, cs, ce - cs)
+        GetCharOrigin(tp, first, x, y)
         base0 = y.value
-        R.FPDFText_GetCharOrigin(tp, lastc, x, y)
-        base1 = y.value
-        if rects:
-            x0 = min(r[0] for r in rects)
-            x1 = rects[-1][2]
-            top, bottom = rects[0][1], rects[-1][3]
+        rects = None
+        if nr >= 1 and GetRect(tp, 0, rl, rt, rr, rb):
+            x0, top, x1, bottom = rl.value, rt.value, rr.value, rb.value
+            base1 = base0
+            if nr > 1:
+                rects = [(x0, top, x1, bottom)]
+                for k in range(1, nr):
+                    if GetRect(tp, k, rl, rt, rr, rb):
+                        rects.append((rl.value, rt.value, rr.value, rb.value))
+                x0 = min(r[0] for r in rects)
+                x1, bottom = rects[-1][2], rects[-1][3]
+                GetCharOrigin(tp, cs + len(seg.rstrip()) - 1, x, y)
+                base1 = y.value
         else:
             x0 = x1 = x.value
-            top, bottom = base0 + size, base1
+            top, bottom, base1 = base0 + size, base0, base0
         bold = False
         if len(stripped) <= 120:
             R.FPDFText_GetFontInfo(tp, first, fbuf, 128, flags)
@@ -149,11 +155,10 @@ def page_lines(tp, page_no: int) -> tuple[str, list[Line]]:
                 w in name for w in (b"bold", b"black", b"heavy", b"semibold", b"demi")
             ) or R.FPDFText_GetFontWeight(tp, first) >= 600
         cells = None
-        if len(rects) >= 2 and abs(rects[0][1] - rects[-1][1]) < 0.5 * max(size, 1.0) and aligned:
+        if rects and aligned and abs(rects[0][1] - rects[-1][1]) < 0.5 * max(size, 1.0):
             cells = _cells(tp, seg, cs, rects, max(size, 1.0))
-        lines.append(Line(clean_text(seg), cs, ce, round(size, 2), bold, round(x0, 2),
-                          round(x1, 2), round(top, 2), round(bottom, 2), round(base0, 2),
-                          round(base1, 2), cells, page_no))
+        lines.append(Line(clean_text(stripped), cs, ce, size, bold, x0, x1, top, bottom, base0,
+                          base1, cells, page_no))
     return text, lines
 
 
@@ -217,11 +222,13 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
         for i in range(n_pages):
             page = pdf[i]
             try:
-                tp = page.get_textpage()
+                tp = R.FPDFText_LoadPage(page)
+                if not tp:
+                    raise DocError("pdf_parse_failed", f"page {i + 1}: no text page")
                 try:
                     text, lines = page_lines(tp, i + 1)
                 finally:
-                    tp.close()
+                    R.FPDFText_ClosePage(tp)
                 cover = 0.0
                 if len(text) < 400:
                     w, h = page.get_size()

@@ -85,8 +85,9 @@ class Line:
 def clean_text(s: str) -> str:
     if _LIG_RE.search(s):
         s = _LIG_RE.sub(lambda m: _LIGATURES[m.group(0)], s)
-    s = s.replace("\ufffe ", "\ufffe")
-    return _WS_RE.sub(" ", s).strip()
+    if "\ufffe " in s:
+        s = s.replace("\ufffe ", "\ufffe")
+    return " ".join(s.split())
 
 
 # U+FFFD, private use (BMP and planes 15/16), C0/C1 controls that are not whitespace
