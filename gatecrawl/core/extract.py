@@ -94,7 +94,7 @@ _PATTERN_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("exclude_nav", _rx(
         r"(?:^|[\s_-])(?:nav|navbar|navigation|breadcrumbs?|pagination|pager|menu|skip-?link|"
         r"site-?header|masthead|topbar|toolbar)(?:$|[\s_-])|breadcrumb")),
-    ("exclude_sidebar", _rx(r"sidebar|side-?bar|widget|(?:^|[\s_-])rail(?:$|[\s_-])|right-?col|left-?col")),
+    ("exclude_sidebar", _rx(r"sidebar|side-?bar|widget|(?:^|[\s_-])rail(?:$|[\s_-])")),
     ("exclude_author_bio", _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|contributor-?bio")),
     ("exclude_tags", _rx(r"(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|post-?tags|categories|keywords|topics)(?:$|[\s_-])")),
     ("exclude_footer", _rx(r"(?:^|[\s_-])(?:footer|site-?footer|page-?footer|copyright|colophon)(?:$|[\s_-])")),
@@ -116,6 +116,9 @@ _ROLE_RULES = {
     "dialog": "exclude_cookie_banner",
     "alertdialog": "exclude_cookie_banner",
 }
+_CONTENT_CLASS_RX = _rx(
+    r"(?:article|story|entry|post|main)[-_]?(?:body|content|text)|articlebody|(?:^|\s)(?:content|"
+    r"article|story|entry-content|post-content)(?:\s|$)")
 _CAPTION_RX = _rx(r"caption|credit|wp-caption-text")
 _BYLINE_RX = _rx(r"byline|by-line|(?:^|[\s_-])author(?:$|[\s_-])|dateline|(?:^|[\s_-])date(?:$|[\s_-])|timestamp|published|posted-on|entry-meta|article-meta")
 _POSITIVE_RX = _rx(r"article|body|content|entry|main|post|story|text|blog|prose|rich-?text")
@@ -345,10 +348,230 @@ class _Scores:
 # --------------------------------------------------------------------------- cleaning
 
 
-def _clean(root: lxml.etree._Element, *, keep_comments: bool, exclude_selectors: Sequence[str],
-           fired: set[str]) -> None:
+_HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
+    ("exclude_related", _rx(
+        r"^(?:related(?: \w+)?|more (?:from|in|on|stories|news|articles|like this|to read|"
+        r"to explore|headlines)\b.*|you (?:may|might|will) (?:also )?(?:like|enjoy|be interested)"
+        r".*|read (?:more|next|also)|recommended(?: for you| stories| articles| reading)?|"
+        r"(?:most )?(?:popular|read|viewed|shared|commented)(?: now| stories| articles)?|"
+        r"trending(?: now| stories)?|also read|don'?t miss|further reading|what to read next|"
+        r"top stories|latest (?:news|stories|posts|articles|headlines)|see also|"
+        r"(?:other|similar|recent) (?:stories|articles|posts|news)|editor'?s picks?)"
+        r"[\s.:!…]*$")),
+    ("exclude_comments", _rx(
+        r"^(?:\d+\s+)?(?:comments?|responses?|replies)(?:\s*\(\d+\))?|leave a (?:reply|comment)"
+        r"|join the (?:discussion|conversation)|post a comment|add a comment"
+        r"|(?:\d+\s+)?thoughts? on\b.*$")),
+    ("exclude_share_bar", _rx(r"^(?:share(?: this)?(?: article| story| post| page)?|share on \w+|"
+                              r"follow us(?: on \w+)?)[\s.:!]*$")),
+    ("exclude_newsletter", _rx(r"^(?:sign up|subscribe|newsletter|get our newsletter|"
+                               r"stay (?:informed|updated|in touch))\b.{0,60}$")),
+)
+_STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "td",
+                              "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
+
+
+def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> set:
+    """Captions and bylines (keep rules). Returns the set of protected elements."""
+    protected: set = set()  # elements (hash by identity, kept alive by the set)
+    for el in root.iter("figcaption", "caption"):
+        protected.add(el)
+        fired.add("keep_caption")
+    for el in _ATTR_CANDIDATES(root):
+        if el is root:
+            continue
+        a = _attrs(el)
+        if _CAPTION_RX.search(a) and _text_len(el) < 600:
+            protected.add(el)
+            fired.add("keep_caption")
+        elif _BYLINE_RX.search(a) and _text_len(el) < 200:
+            protected.add(el)
+            fired.add("keep_byline")
+    for el in root.iter("a"):
+        if el.get("rel") == "author":
+            protected.add(el)
+            fired.add("keep_byline")
+    return protected
+
+
+_ATTR_CANDIDATES = lxml.etree.XPath(".//*[@class or @id]")
+_RULE_CANDIDATES = lxml.etree.XPath(
+    ".//*[@class or @id or @role or self::nav or self::aside or self::footer or self::menu]")
+
+
+def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str]) -> None:
+    """Pattern rules: tags, roles, class/id words, heading texts, teaser lists."""
     total = max(1, _text_len(root))
-    # recipe excludes first
+    protected = _protected_blocks(root, fired)
+    # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
+    prose: dict = {}
+    for p in root.iter("p"):
+        n = _text_len(p) - sum(_text_len(a) for a in p.iter("a"))
+        if n >= 100:
+            prose[p] = n
+    prose_total = sum(prose.values())
+
+    def removable(el, rule) -> bool:
+        if rule == "exclude_comments" and keep_comments:
+            return False
+        n = _text_len(el)
+        if n > 0.5 * total and n > 400:
+            return False  # a page-level wrapper carrying a boilerplate-looking word
+        if rule != "exclude_cookie_banner" and prose_total:
+            mass = sum(prose.get(p, 0) for p in el.iter("p"))
+            if mass >= 0.25 * prose_total and mass >= 300:
+                return False  # holds a large share of the page's prose: not boilerplate
+        if rule not in ("exclude_cookie_banner", "exclude_comments") and any(
+                d in protected for d in el.iterdescendants()):
+            return False
+        return True
+
+    for el in _RULE_CANDIDATES(root):
+        if el is root or not _is_el(el) or el.getparent() is None:
+            continue
+        if el in protected or el.tag in _STRUCTURAL_KEEP:
+            continue
+        anc = el.getparent()
+        rule = _TAG_RULES.get(el.tag)
+        role = (el.get("role") or "").strip().lower()
+        if rule is None and role in _ROLE_RULES:
+            rule = _ROLE_RULES[role]
+        if rule is None:
+            a = _attrs(el)
+            if a and not _CONTENT_CLASS_RX.search(a):
+                for name, rx in _PATTERN_RULES:
+                    if rx.search(a):
+                        rule = name
+                        break
+        if rule is None or anc is None:
+            continue
+        if removable(el, rule):
+            _drop(el)
+            fired.add(rule)
+
+    # Section headings that announce boilerplate ("Related articles", "Comments", ...):
+    # drop the smallest enclosing container that is clearly just that section, else the
+    # heading and the block right after it.
+    for h in list(root.iter("h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "div", "p")):
+        if h.getparent() is None or h is root:
+            continue
+        if h.tag in ("span", "div", "strong", "b", "p") and len(h):
+            continue  # only leaf-ish labels for generic tags
+        txt = _WS.sub(" ", h.text_content()).strip()
+        if not txt or len(txt) > 60:
+            continue
+        rule = None
+        for name, rx in _HEADING_TEXT_RULES:
+            if rx.match(txt):
+                rule = name
+                break
+        if rule is None or (rule == "exclude_comments" and keep_comments):
+            continue
+        container = h.getparent()
+        while container is not None and container is not root and len(container) == 1:
+            container = container.getparent()  # climb wrappers around the lone heading
+        if container is not None and container is not root and \
+                _text_len(container) < 0.3 * total and h.tag not in ("span", "strong", "b"):
+            if removable(container, rule):
+                _drop(container)
+                fired.add(rule)
+                continue
+        nxt = h.getnext()
+        if rule in ("exclude_related", "exclude_comments") and nxt is not None and \
+                _text_len(nxt) < 0.3 * total and nxt.tag not in ("p", "h1", "h2", "h3", "h4", "h5", "h6"):
+            _drop(nxt)
+        _drop(h)
+        fired.add(rule)
+
+    _drop_teaser_lists(root, total, protected, fired)
+
+
+def _looks_like_teaser(item: lxml.etree._Element) -> bool:
+    n = _text_len(item)
+    if n == 0 or n > 600:
+        return False
+    links = [a for a in item.iter("a") if a.get("href")]
+    if not links:
+        return False
+    headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
+                 if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
+    pictured = any(True for a in links if any(True for _ in a.iter("img")))
+    if not (headed or pictured or any(True for _ in item.iter("time"))):
+        return False
+    link_chars = sum(_text_len(a) for a in links)
+    return headed or link_chars >= 0.2 * n or n < 120
+
+
+def _drop_teaser_lists(root, total, protected, fired) -> None:
+    """Containers whose children are mostly teasers (link + heading/image/date, short)."""
+    for el in list(root.iter("div", "section", "ul", "ol")):
+        if el is root or el.getparent() is None or el in protected:
+            continue
+        items = [c for c in el if _is_el(c)]
+        if len(items) < 3:
+            continue
+        n = _text_len(el)
+        if n > 0.5 * total:
+            continue
+        teasers = sum(1 for c in items if _looks_like_teaser(c))
+        if teasers >= 3 and teasers >= 0.6 * len(items):
+            _drop(el)
+            fired.add("exclude_related")
+
+
+_LEGAL_RX = _rx(r"©|\(c\) \d{4}|all rights reserved|terms (?:&|and) conditions|terms of (?:use|service)"
+                r"|privacy policy|cookie policy")
+
+
+def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
+    """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
+    repeated blocks (a caption or teaser that appears twice is kept once)."""
+    seen: set[str] = set()
+    for el in list(root.iter("figcaption", "div", "span", "p")):
+        if el is root or el.getparent() is None:
+            continue
+        if el.tag in ("span", "p", "div") and el.tag != "figcaption":
+            if not _CAPTION_RX.search(_attrs(el)) and el.tag != "div":
+                continue
+        if el.tag == "div" and any(True for c in el if _is_el(c) and c.tag in _BLOCKS):
+            continue
+        t = _WS.sub(" ", el.text_content()).strip()
+        if len(t) < 30:
+            continue
+        if t in seen:
+            _drop(el)
+            fired.add("exclude_duplicate")
+        else:
+            seen.add(t)
+    total = max(1, _text_len(root))
+    for el in list(root.iter("p", "div", "small", "span")):
+        if el is root or el.getparent() is None:
+            continue
+        n = _text_len(el)
+        if 0 < n < 200 and _LEGAL_RX.search(el.text_content()):
+            if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
+                continue
+            _drop(el)
+            fired.add("exclude_footer")
+    for el in list(root.iter("ul", "ol", "div", "section", "dl", "table")):
+        if el is root or el.getparent() is None:
+            continue
+        n = _text_len(el)
+        if n == 0:
+            continue
+        if n > 0.5 * total and n > 400:
+            continue
+        if any(True for _ in el.iter("figcaption")):
+            continue
+        link = sum(_text_len(a) for a in el.iter("a"))
+        if link / n > 0.6 and (n < 1500):
+            nlinks = sum(1 for _ in el.iter("a"))
+            if nlinks >= 2 or el.tag in ("ul", "ol"):
+                _drop(el)
+                fired.add("exclude_link_dense")
+
+
+def _recipe_exclude(root: lxml.etree._Element, exclude_selectors, fired: set[str]) -> None:
     for sel in exclude_selectors:
         try:
             matches = root.cssselect(sel)
@@ -359,72 +582,6 @@ def _clean(root: lxml.etree._Element, *, keep_comments: bool, exclude_selectors:
                 continue
             _drop(el)
             fired.add("recipe_exclude")
-
-    # keep rules: captions and bylines are protected from pattern removal
-    protected: set = set()  # elements (hash by identity, kept alive by the set)
-    for el in root.iter("figcaption", "caption"):
-        protected.add(el)
-        fired.add("keep_caption")
-    for el in root.iter():
-        if not _is_el(el) or el is root:
-            continue
-        a = _attrs(el)
-        if a and _CAPTION_RX.search(a) and _text_len(el) < 600:
-            protected.add(el)
-            fired.add("keep_caption")
-        elif el.get("rel") == "author" or (a and _BYLINE_RX.search(a) and _text_len(el) < 200):
-            protected.add(el)
-            fired.add("keep_byline")
-
-    for el in list(root.iter()):
-        if el is root or not _is_el(el) or el.getparent() is None:
-            continue
-        if el in protected or el.tag in ("p", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
-                                              "table", "td", "th", "tr", "li", "figcaption",
-                                              "blockquote", "body", "html"):
-            continue
-        rule = _TAG_RULES.get(el.tag)
-        role = (el.get("role") or "").strip().lower()
-        if rule is None and role in _ROLE_RULES:
-            rule = _ROLE_RULES[role]
-        a = _attrs(el)
-        if rule is None and a:
-            for name, rx in _PATTERN_RULES:
-                if rx.search(a):
-                    rule = name
-                    break
-        if rule is None:
-            continue
-        if rule == "exclude_comments" and keep_comments:
-            continue
-        n = _text_len(el)
-        if n > 0.5 * total and n > 400:
-            continue  # page-level wrapper carrying a boilerplate-looking class
-        if any(d in protected for d in el.iterdescendants()) and rule not in (
-                "exclude_cookie_banner", "exclude_comments"):
-            # keep the protected block, drop the rest is too fiddly: keep whole
-            continue
-        _drop(el)
-        fired.add(rule)
-
-    # link-dense lists and blocks
-    for el in list(root.iter("ul", "ol", "div", "section", "dl", "table")):
-        if el is root or el.getparent() is None:
-            continue
-        if el in protected:
-            continue
-        n = _text_len(el)
-        if n == 0:
-            continue
-        if n > 0.5 * total and n > 400:
-            continue
-        link = sum(_text_len(a) for a in el.iter("a"))
-        if link / n > 0.6 and (n < 1500):
-            # a list of links (menus, "related", tag clouds)
-            nlinks = sum(1 for _ in el.iter("a"))
-            if nlinks >= 2 or el.tag in ("ul", "ol"):
-                _drop(el)
-                fired.add("exclude_link_dense")
 
 
 # --------------------------------------------------------------------------- selection
@@ -532,24 +689,38 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
             break
 
     if chosen is None:
+        _recipe_exclude(body, exclude_selectors, fired)
+        _clean_patterns(body, keep_comments=keep_comments, fired=fired)
         scores = _Scores(body)
         best = scores.best(body)
         if best is not None:
             chosen, rule = best, "density_score"
+            # Several <article> elements inside the candidate (the post plus "more posts"
+            # cards): the one holding the page's first <h1> is the main one.
+            arts = [a for a in best.iter("article") if a is not best]
+            if len(arts) >= 2:
+                h1 = next(iter(body.iter("h1")), None)
+                if h1 is not None:
+                    for a in arts:
+                        if any(h is h1 for h in a.iter("h1")) and _text_len(a) >= MIN_TEXT:
+                            best = a
+                            break
             sem, sem_rule = _semantic_ancestor(best, body)
             if sem is not None and sem is not body:
                 if scores.score.get(id(sem), 0) >= 0.6 * scores.score.get(id(best), 0):
                     chosen, rule = sem, sem_rule
             # coverage guard
             total = scores.positive_total
-            if total > 0:
+            if total > 0 and rule not in ("semantic_article", "semantic_article_body"):
                 node = chosen
                 while (node is not None and node is not body
                        and scores.score.get(id(node), 0) < COVERAGE_MIN * total):
                     node = node.getparent()
                 if node is not None and node is not chosen:
                     # only widen when the wider node is not dominated by junk
-                    if scores.score.get(id(node), 0) > scores.score.get(id(chosen), 0):
+                    n_art = sum(1 for _ in chosen.iter("article"))
+                    if scores.score.get(id(node), 0) > scores.score.get(id(chosen), 0) and \
+                            sum(1 for _ in node.iter("article")) == n_art:
                         chosen, rule = node, "coverage_guard"
             selector = _selector_of(chosen, rule)
 
@@ -559,7 +730,12 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
 
     root = copy.deepcopy(chosen)
     root.tail = None
-    _clean(root, keep_comments=keep_comments, exclude_selectors=exclude_selectors, fired=fired)
+    if rule == "recipe_selector":
+        _recipe_exclude(root, exclude_selectors, fired)
+        _clean_patterns(root, keep_comments=keep_comments, fired=fired)
+    else:
+        _protected_blocks(root, fired)  # record the keep rules that apply to the selection
+    _clean_links(root, fired)
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(

@@ -3,7 +3,7 @@
 ``assess_presence`` scores the raw document with the four-check gate and looks for named
 shell signals (an empty app root, a "please enable JavaScript" notice, a script bundle
 with almost no text, a bare "Loading..." body). A page needs rendering only when it fails
-the gate *and* shows at least one shell signal: a short page without scripts is complete
+the gate (or its length check) *and* shows at least one shell signal: a short page without scripts is complete
 as it is, and rendering it would only cost money.
 """
 
@@ -59,4 +59,7 @@ def assess_presence(doc: HtmlElement, thresholds: gate_mod.GateThresholds) -> Pr
         unique_text=unique_ratio_window(m.body_text),
     )
     signals = tuple(shell_signals(doc, len(m.body_text)))
-    return Presence(verdict=verdict, signals=signals, needs_render=(not verdict.passed) and bool(signals), body_chars=len(m.body_text))
+    # Length is the presence check that matters most: a shell with a title and a "Loading..."
+    # line can score 3 of 4 and still have no content.
+    lacking = (not verdict.passed) or (not verdict.checks["length"]["passed"])
+    return Presence(verdict=verdict, signals=signals, needs_render=lacking and bool(signals), body_chars=len(m.body_text))

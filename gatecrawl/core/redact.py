@@ -36,6 +36,9 @@ _SECRET_PARAM = re.compile(
 )
 _URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s'\"<>]+")
 _BEARER = re.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=\-]{6,}", re.I)
+_KV_SECRET = re.compile(
+    r"(?i)\b(token|access_token|refresh_token|api_key|apikey|secret|client_secret|password|passwd|signature|sig)=([^\s&'\"]+)"
+)
 _HEADER_LINE = re.compile(r"(?im)^(\s*(?:%s)\s*[:=]\s*)(.+)$" % "|".join(re.escape(h) for h in sorted(SECRET_HEADERS)))
 
 
@@ -68,6 +71,7 @@ def redact_url(url: str) -> str:
 
 def redact_text_plain(text: str) -> str:
     text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    text = _KV_SECRET.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
     return _HEADER_LINE.sub(lambda m: m.group(1) + REDACTED, text)
 
 

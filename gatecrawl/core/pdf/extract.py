@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -20,12 +21,14 @@ from gatecrawl.core.pdf.layout import Line, clean_text, page_quality, remove_run
 
 _FORCE_BOLD = 1 << 18
 _CRLF = "\r\n".encode("utf-16-le")
+_BOLD_NAME = re.compile(rb"bold|black|heavy|demi|[-,]bd\b", re.I)
+_SENTENCE_END = tuple(".!?;,")
 
 
 class DocError(Exception):
-    def __init__(self, reason: str, detail: str):
+    def __init__(self, reason: str, detail: str, page_count: int = 0):
         super().__init__(detail)
-        self.reason, self.detail = reason, detail
+        self.reason, self.detail, self.page_count = reason, detail, page_count
 
 
 def open_document(data: bytes):
@@ -127,38 +130,33 @@ def page_lines(tp, page_no: int) -> tuple[str, list[Line]]:
     for seg, cs, ce in segs:
         stripped = seg.strip()
         first = cs + (len(seg) - len(seg.lstrip()))
+        last = cs + len(seg.rstrip()) - 1
         size = GetFontSize(tp, first)
-        nr = CountRects(tp, cs, ce - cs)
         GetCharOrigin(tp, first, x, y)
-        base0 = y.value
-        rects = None
-        if nr >= 1 and GetRect(tp, 0, rl, rt, rr, rb):
-            x0, top, x1, bottom = rl.value, rt.value, rr.value, rb.value
-            base1 = base0
-            if nr > 1:
-                rects = [(x0, top, x1, bottom)]
-                for k in range(1, nr):
-                    if GetRect(tp, k, rl, rt, rr, rb):
-                        rects.append((rl.value, rt.value, rr.value, rb.value))
-                x0 = min(r[0] for r in rects)
-                x1, bottom = rects[-1][2], rects[-1][3]
-                GetCharOrigin(tp, cs + len(seg.rstrip()) - 1, x, y)
-                base1 = y.value
-        else:
-            x0 = x1 = x.value
-            top, bottom, base1 = base0 + size, base0, base0
-        bold = False
-        if len(stripped) <= 120:
-            R.FPDFText_GetFontInfo(tp, first, fbuf, 128, flags)
-            name = fbuf.value.lower()
-            bold = bool(flags.value & _FORCE_BOLD) or any(
-                w in name for w in (b"bold", b"black", b"heavy", b"semibold", b"demi")
-            ) or R.FPDFText_GetFontWeight(tp, first) >= 600
+        x0, base0 = x.value, y.value
+        GetCharOrigin(tp, last, x, y)
+        xl, base1 = x.value, y.value
+        x1 = xl + 0.5 * size  # right edge, roughly: the last glyph's origin plus half an em
         cells = None
-        if rects and aligned and abs(rects[0][1] - rects[-1][1]) < 0.5 * max(size, 1.0):
-            cells = _cells(tp, seg, cs, rects, max(size, 1.0))
-        lines.append(Line(clean_text(stripped), cs, ce, size, bold, x0, x1, top, bottom, base0,
-                          base1, cells, page_no))
+        # A line far wider than its characters explain has wide gaps (table cells, columns):
+        # only then ask PDFium for its text rectangles and split it.
+        if (aligned and abs(base1 - base0) < 0.5 * size and size > 0
+                and xl - x0 > 0.75 * size * len(stripped) and len(stripped) > 2):
+            nr = CountRects(tp, cs, ce - cs)
+            rects = []
+            for k in range(max(nr, 0)):
+                if GetRect(tp, k, rl, rt, rr, rb):
+                    rects.append((rl.value, rt.value, rr.value, rb.value))
+            if len(rects) >= 2:
+                cells = _cells(tp, seg, cs, rects, size)
+        bold = False
+        if len(stripped) <= 120 and not stripped.endswith(_SENTENCE_END):
+            # only a short line without a sentence end can become a bold heading
+            R.FPDFText_GetFontInfo(tp, first, fbuf, 128, flags)
+            bold = bool(flags.value & _FORCE_BOLD or _BOLD_NAME.search(fbuf.value)) or (
+                R.FPDFText_GetFontWeight(tp, first) >= 600)
+        lines.append(Line(clean_text(stripped), cs, ce, size, bold, x0, x1, base0 + size,
+                          base1, base0, base1, cells, page_no))
     return text, lines
 
 
@@ -210,7 +208,7 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
         n_pages = len(pdf)
         if n_pages > job["max_pages"]:
             raise DocError("pdf_limits_exceeded",
-                           f"{n_pages} pages exceed the cap of {job['max_pages']}")
+                           f"{n_pages} pages exceed the cap of {job['max_pages']}", n_pages)
         if n_pages == 0:
             raise DocError("pdf_parse_failed", "document has no pages")
         try:
@@ -220,7 +218,9 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
         per_page: list[list[Line]] = []
         quality: list[dict] = []
         for i in range(n_pages):
-            page = pdf[i]
+            page = R.FPDF_LoadPage(pdf, i)
+            if not page:
+                raise DocError("pdf_parse_failed", f"page {i + 1} could not be loaded")
             try:
                 tp = R.FPDFText_LoadPage(page)
                 if not tp:
@@ -231,19 +231,24 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
                     R.FPDFText_ClosePage(tp)
                 cover = 0.0
                 if len(text) < 400:
-                    w, h = page.get_size()
+                    w, h = R.FPDF_GetPageWidthF(page), R.FPDF_GetPageHeightF(page)
                     cover = _image_cover(page, w, h)
                 q = page_quality(text, cover)
                 if q["needs_ocr"] and job.get("ocr"):
-                    otext = _ocr_page(page, deadline - clock())
+                    helper = pdf[i]
+                    try:
+                        otext = _ocr_page(helper, deadline - clock())
+                        height = helper.get_height()
+                    finally:
+                        helper.close()
                     if otext is not None:
                         q2 = page_quality(otext, 0.0)
                         if not q2["needs_ocr"] and not q2["blank"]:
                             q = q2
                             q["ocr"] = True
-                            lines = _ocr_lines(otext, i + 1, page.get_size()[1])
+                            lines = _ocr_lines(otext, i + 1, height)
             finally:
-                page.close()
+                R.FPDF_ClosePage(page)
             if q["needs_ocr"]:
                 lines = []
             per_page.append(lines)

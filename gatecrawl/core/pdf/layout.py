@@ -8,7 +8,7 @@ No PDFium and no I/O here, so every rule is testable with hand-made lines. The r
    text and a large image, or its text is mostly bad characters or one word repeated.
 2. Running headers and footers: among the two top-most and two bottom-most lines of each page, a
    line whose text (digits folded to ``#``) recurs in that position on >= 40% of the pages (and on
-   at least 2) is dropped everywhere; a lone page number (``7``, ``Page 7``, ``7 of 9``, ``vii``)
+   at least 2) is dropped everywhere, unless it is heading-sized; a lone page number (``7``, ``Page 7``, ``7 of 9``, ``vii``)
    in the top-most / bottom-most line is always dropped.
 3. Headings by font size: the body size is the size carrying most characters; a line >= 1.15x the
    body size is a heading; distinct heading sizes rank to levels 1..6 (largest first). A short,
@@ -60,7 +60,7 @@ class Line:
 
     __slots__ = (
         "text", "start", "end", "size", "bold", "x0", "x1", "top", "bottom", "base0", "base1",
-        "cells", "page",
+        "cells", "page", "skey",
     )
 
     def __init__(self, text, start, end, size, bold, x0, x1, top, bottom, base0, base1,
@@ -72,6 +72,7 @@ class Line:
         self.base0, self.base1 = base0, base1  # baseline of the first and of the last char
         self.cells = cells
         self.page = page
+        self.skey = round(size * 2) / 2  # size bucket (0.5 pt) for comparisons
 
     def to_list(self) -> list:
         return [self.text, self.start, self.end, self.size, self.bold, self.x0, self.x1,
@@ -106,7 +107,7 @@ def page_quality(text: str, image_cover: float) -> dict:
     body = text.replace("\ufffe", "").replace("\x02", "")
     chars = len("".join(body.split()))
     bad = len(_BAD_RE.findall(body)) if chars else 0
-    words = _WORD_RE.findall(body.lower())
+    words = body.lower().split()
     uwr = len(set(words)) / len(words) if words else 0.0
     bad_share = bad / chars if chars else 0.0
     blank = chars < MIN_PAGE_CHARS and image_cover < 0.02
@@ -145,6 +146,8 @@ def remove_running(pages: list[list[Line]], k: int = 2) -> list[list[Line]]:
             counts[key] += 1
     n = sum(1 for lines in pages if lines)
     need = max(2, -(-n * 2 // 5))  # ceil(0.4 n)
+    # heading-sized lines ("Part 3" atop every page) are content, never running furniture
+    big = _body_size([ln for lines in pages for ln in lines]) * HEADING_RATIO
     out = []
     for lines, c in zip(pages, cand):
         order = sorted(range(len(lines)), key=lambda i: (-lines[i].base0, i))
@@ -152,6 +155,8 @@ def remove_running(pages: list[list[Line]], k: int = 2) -> list[list[Line]]:
         drop = set()
         for i in c:
             t = lines[i].text
+            if lines[i].skey >= big:
+                continue
             if n >= 2 and counts[_fold(t)] >= need and len(t) <= 200:
                 drop.add(i)
             elif i in edge and _PAGE_NO_RE.match(t) and len(lines) > 1:
@@ -164,14 +169,10 @@ def remove_running(pages: list[list[Line]], k: int = 2) -> list[list[Line]]:
 # blocks
 
 
-def _skey(size: float) -> float:
-    return round(size * 2) / 2
-
-
 def _body_size(lines: list[Line]) -> float:
     c: Counter[float] = Counter()
     for ln in lines:
-        c[_skey(ln.size)] += len(ln.text)
+        c[ln.skey] += len(ln.text)
     if not c:
         return 10.0
     return max(c.items(), key=lambda kv: (kv[1], -kv[0]))[0]
@@ -180,7 +181,7 @@ def _body_size(lines: list[Line]) -> float:
 def _pitch(lines: list[Line], body: float) -> float:
     c: Counter[float] = Counter()
     for a, b in zip(lines, lines[1:]):
-        if a.page == b.page and _skey(a.size) == body == _skey(b.size):
+        if a.page == b.page and a.skey == body == b.skey:
             d = a.base1 - b.base0
             if 0.8 * body <= d <= 3.0 * body:
                 c[round(d * 2) / 2] += 1
@@ -190,10 +191,19 @@ def _pitch(lines: list[Line], body: float) -> float:
 
 
 class Block:
-    __slots__ = ("kind", "lines", "level")
+    __slots__ = ("kind", "lines", "level", "left", "widest")
 
     def __init__(self, kind: str, lines: list[Line], level: int = 0):
         self.kind, self.lines, self.level = kind, lines, level
+        self.left = min(ln.x0 for ln in lines)
+        self.widest = max(ln.x1 for ln in lines)
+
+    def add(self, ln: Line) -> None:
+        self.lines.append(ln)
+        if ln.x0 < self.left:
+            self.left = ln.x0
+        if ln.x1 > self.widest:
+            self.widest = ln.x1
 
 
 def _ends_sentence(text: str) -> bool:
@@ -207,7 +217,7 @@ def segment(lines: list[Line]) -> tuple[list[Block], float]:
     blocks: list[Block] = []
     cur: Block | None = None
     for ln in lines:
-        sk = _skey(ln.size)
+        sk = ln.skey
         is_head = sk >= body * HEADING_RATIO and len(ln.text) <= 200
         kind = "heading" if is_head else ("row" if ln.cells else "para")
         bullet = bool(_BULLET_RE.match(ln.text)) and kind == "para"
@@ -222,12 +232,11 @@ def segment(lines: list[Line]) -> tuple[list[Block], float]:
             elif kind == "row":
                 new = not same_flow or gap > pitch * 1.6 or len(ln.cells) != len(prev.cells)
             elif kind == "heading":
-                new = not same_flow or gap > ln.size * 1.6 or _skey(prev.size) != sk
+                new = not same_flow or gap > ln.size * 1.6 or prev.skey != sk
             elif same_flow:
-                widest = max(x.x1 for x in cur.lines)
-                left = min(x.x0 for x in cur.lines)
-                short_end = prev.x1 < widest - 3 * ln.size and _ends_sentence(prev.text)
-                indent = ln.x0 > left + ln.size and _ends_sentence(prev.text) and len(cur.lines) > 1
+                short_end = prev.x1 < cur.widest - 3 * ln.size and _ends_sentence(prev.text)
+                indent = (ln.x0 > cur.left + ln.size and _ends_sentence(prev.text)
+                          and len(cur.lines) > 1)
                 new = gap > pitch * 1.35 or short_end or indent or prev.bold != ln.bold and (
                     prev.bold and not _ends_sentence(prev.text))
             else:  # column or page change inside the running text
@@ -236,7 +245,7 @@ def segment(lines: list[Line]) -> tuple[list[Block], float]:
             cur = Block("list" if bullet else kind, [ln])
             blocks.append(cur)
         else:
-            cur.lines.append(ln)
+            cur.add(ln)
     return blocks, body
 
 
@@ -303,13 +312,13 @@ def render(pages: list[list[Line]], meta_title: str | None) -> tuple[str, str | 
     for b in blocks:
         if b.kind == "row" and len(b.lines) < 2:
             b.kind = "para"
-    head_sizes = sorted({_skey(b.lines[0].size) for b in blocks if b.kind == "heading"},
+    head_sizes = sorted({b.lines[0].skey for b in blocks if b.kind == "heading"},
                         reverse=True)
     level_of = {s: min(i + 1, 6) for i, s in enumerate(head_sizes)}
     bold_level = min(len(head_sizes) + 1, 6)
     for b in blocks:
         if b.kind == "heading":
-            b.level = level_of[_skey(b.lines[0].size)]
+            b.level = level_of[b.lines[0].skey]
         elif (
             b.kind == "para" and len(b.lines) == 1 and b.lines[0].bold
             and len(b.lines[0].text) <= 100 and not _ends_sentence(b.lines[0].text)
@@ -321,8 +330,8 @@ def render(pages: list[list[Line]], meta_title: str | None) -> tuple[str, str | 
         first_page = lines[0].page
         big = [b for b in blocks if b.kind == "heading" and b.lines[0].page == first_page]
         if big:
-            top = max(_skey(b.lines[0].size) for b in big)
-            title = next(_join(b.lines) for b in big if _skey(b.lines[0].size) == top)
+            top = max(b.lines[0].skey for b in big)
+            title = next(_join(b.lines) for b in big if b.lines[0].skey == top)
     md: list[str] = []
     prov: list[dict] = []
     paras = 0

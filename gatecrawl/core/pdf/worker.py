@@ -114,7 +114,7 @@ def main() -> None:
                 _test_fault(job["_test_fault"])
             res = read_document(data, job, deadline, time.monotonic)
         except DocError as e:
-            res = {"ok": False, "reason": e.reason, "detail": e.detail}
+            res = {"ok": False, "reason": e.reason, "detail": e.detail, "page_count": e.page_count}
         except MemoryError:
             res = {"ok": False, "reason": "pdf_limits_exceeded",
                    "detail": f"memory limit of {job.get('max_memory_mb')} MB reached"}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install the Debian packages gatecrawl's demo and tests need, when they are missing:
+#   chromium      - the browser scrapy-playwright drives (Debian's, no Playwright download)
+#   redis-server  - the shared frontier for distributed crawls (scrapy-redis) in tests
+# Safe to run repeatedly: it does nothing when everything is present.
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "system-deps: missing ${missing[*]} and no apt-get here; install them with your package manager" >&2
+  exit 0
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "system-deps: missing ${missing[*]}; run as root: apt-get install -y ${missing[*]}" >&2
+    exit 0
+  fi
+fi
+echo "system-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,42 @@
+"""Run `scrapy crawl` in a subprocess and read what it stored (used by many test modules)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class CrawlRun:
+    store: Path
+    log: str
+    returncode: int
+    stderr: str
+
+    def summary(self, site: str = "demo") -> dict:
+        runs = sorted((self.store / site / "runs").glob("*.json"), key=lambda p: p.stat().st_mtime)
+        assert runs, f"no run summary in {self.store}; log:\n{self.log[-3000:]}"
+        return json.loads(runs[-1].read_text("utf-8"))
+
+    def packets(self, site: str = "demo") -> list[dict]:
+        files = sorted((self.store / site / "pages").glob("*.json")) + sorted((self.store / site / "quarantine").glob("*.json"))
+        return [json.loads(p.read_text("utf-8")) for p in files]
+
+
+def run_crawl(spider: str, store: Path, *args: str, settings: dict | None = None, timeout: int = 300, env: dict | None = None) -> CrawlRun:
+    """Run ``scrapy crawl`` in a subprocess from the project folder; return the store and log."""
+    store.mkdir(parents=True, exist_ok=True)
+    log_file = store.parent / f"{store.name}.log"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", spider, "-s", f"GATECRAWL_STORE_URI=file://{store}", "-s", f"LOG_FILE={log_file}"]
+    for k, v in (settings or {}).items():
+        cmd += ["-s", f"{k}={v}"]
+    cmd += list(args)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+    log = log_file.read_text("utf-8") if log_file.exists() else ""
+    return CrawlRun(store=store, log=log, returncode=proc.returncode, stderr=proc.stderr)
