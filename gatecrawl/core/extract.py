@@ -39,6 +39,7 @@ pattern (guards against page-level wrappers such as ``<div class="post comments-
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -121,6 +122,7 @@ _CONTENT_CLASS_RX = _rx(
     r"article|story|entry-content|post-content)(?:\s|$)")
 _CAPTION_RX = _rx(r"caption|credit|wp-caption-text")
 _BYLINE_RX = _rx(r"byline|by-line|(?:^|[\s_-])author(?:$|[\s_-])|dateline|(?:^|[\s_-])date(?:$|[\s_-])|timestamp|published|posted-on|entry-meta|article-meta")
+_KEEP_ANY_RX = re.compile(f"(?:{_CAPTION_RX.pattern})|(?:{_BYLINE_RX.pattern})", re.I)
 _POSITIVE_RX = _rx(r"article|body|content|entry|main|post|story|text|blog|prose|rich-?text")
 _NEGATIVE_RX = _rx(
     r"comment|footer|footnote|related|share|sidebar|widget|sponsor|promo|advert|popular|"
@@ -348,6 +350,27 @@ class _Scores:
 # --------------------------------------------------------------------------- cleaning
 
 
+_ANY_PATTERN_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _PATTERN_RULES), re.I)
+@functools.lru_cache(maxsize=8192)
+def _classify_attrs(a: str) -> str | None:
+    """Removal rule named by a class/id string (pure, cached: strings repeat on a page)."""
+    if not _ANY_PATTERN_RX.search(a) or _CONTENT_CLASS_RX.search(a):
+        return None
+    for name, rx in _PATTERN_RULES:
+        if rx.search(a):
+            return name
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _keep_kind(a: str) -> str | None:
+    if not a or not _KEEP_ANY_RX.search(a):
+        return None
+    if _CAPTION_RX.search(a):
+        return "caption"
+    return "byline" if _BYLINE_RX.search(a) else None
+
+
 _HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("exclude_related", _rx(
         r"^(?:related(?: \w+)?|more (?:from|in|on|stories|news|articles|like this|to read|"
@@ -367,6 +390,7 @@ _HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("exclude_newsletter", _rx(r"^(?:sign up|subscribe|newsletter|get our newsletter|"
                                r"stay (?:informed|updated|in touch))\b.{0,60}$")),
 )
+_ANY_HEADING_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _HEADING_TEXT_RULES), re.I)
 _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "td",
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
@@ -380,11 +404,13 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> set:
     for el in _ATTR_CANDIDATES(root):
         if el is root:
             continue
-        a = _attrs(el)
-        if _CAPTION_RX.search(a) and _text_len(el) < 600:
+        kind = _keep_kind(_attrs(el))
+        if kind is None:
+            continue
+        if kind == "caption" and _text_len(el) < 600:
             protected.add(el)
             fired.add("keep_caption")
-        elif _BYLINE_RX.search(a) and _text_len(el) < 200:
+        elif kind == "byline" and _text_len(el) < 200:
             protected.add(el)
             fired.add("keep_byline")
     for el in root.iter("a"):
@@ -438,11 +464,8 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             rule = _ROLE_RULES[role]
         if rule is None:
             a = _attrs(el)
-            if a and not _CONTENT_CLASS_RX.search(a):
-                for name, rx in _PATTERN_RULES:
-                    if rx.search(a):
-                        rule = name
-                        break
+            if a:
+                rule = _classify_attrs(a)
         if rule is None or anc is None:
             continue
         if removable(el, rule):
@@ -455,10 +478,16 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     for h in list(root.iter("h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "div", "p")):
         if h.getparent() is None or h is root:
             continue
-        if h.tag in ("span", "div", "strong", "b", "p") and len(h):
-            continue  # only leaf-ish labels for generic tags
-        txt = _WS.sub(" ", h.text_content()).strip()
-        if not txt or len(txt) > 60:
+        if h.tag in ("span", "div", "strong", "b", "p"):
+            if len(h):
+                continue  # only leaf labels for generic tags
+            txt = h.text
+            if not txt or len(txt) > 120:
+                continue
+            txt = _WS.sub(" ", txt).strip()
+        else:
+            txt = _WS.sub(" ", h.text_content()).strip()
+        if not txt or len(txt) > 60 or not _ANY_HEADING_RX.match(txt):
             continue
         rule = None
         for name, rx in _HEADING_TEXT_RULES:

@@ -126,22 +126,20 @@ def _decode(body: bytes | str, content_type: str | None) -> str:
         return body[skip:].decode("utf-8", errors="replace")
 
 
+_AT_MAX_DEPTH = lxml.etree.XPath("/".join(["*"] * MAX_DEPTH))
+
+
 def _flatten_deep(root: lxml.html.HtmlElement) -> None:
     """Replace every element at depth MAX_DEPTH by its text content (tags dropped)."""
-    # Iterative depth-first walk: no recursion even for pathological inputs.
-    stack = [(root, 0)]
-    while stack:
-        el, depth = stack.pop()
-        if depth >= MAX_DEPTH:
-            text = "".join(el.itertext())
-            tail = el.tail
-            for child in list(el):
-                el.remove(child)
-            el.text = text
-            el.tail = tail
+    for el in _AT_MAX_DEPTH(root):  # elements exactly MAX_DEPTH levels below the root
+        if not len(el):
             continue
-        for child in el:
-            stack.append((child, depth + 1))
+        text = "".join(el.itertext())
+        tail = el.tail
+        for child in list(el):
+            el.remove(child)
+        el.text = text
+        el.tail = tail
 
 
 def _ensure_structure(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:

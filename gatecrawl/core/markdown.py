@@ -523,6 +523,18 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
                     _unwrap(el)
                     break
                 anc = anc.getparent()
+    # Fewer, shallower nodes for the converter: transparent inline tags are unwrapped and
+    # text-less wrappers around a single element are removed (no change in output).
+    for el in list(work.iter(*_TRANSPARENT_INLINE)):
+        if el is not work and el.getparent() is not None:
+            _unwrap(el)
+    for el in list(work.iter("div")):
+        if el is work or el.getparent() is None or len(el) != 1:
+            continue
+        if (el.text and el.text.strip()) or (el[0].tail and el[0].tail.strip()):
+            continue
+        if el.get("data-gc-prov") is None:
+            _unwrap(el)
     for h in list(work.iter(*_HEADINGS)):
         if not _has_text(h):
             _drop_keep_tail(h) if h is not work else None

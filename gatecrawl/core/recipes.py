@@ -275,7 +275,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "gate.min_score": (_int(0, 4), "gate_min_score", "Score (0-4) below which a page fails the gate."),
     "validation.min_markdown_chars": (_int(0, 10_000_000), "min_markdown_chars", "Minimum characters of Markdown for a page to be kept."),
     "validation.min_headings": (_int(0, 10_000), "min_headings", "Minimum number of headings in the Markdown."),
-    "validation.max_boilerplate_ratio": (_float(0.0, 1.0), "max_boilerplate_ratio", "Maximum share of the page's text that is boilerplate, measured on the extraction."),
+    "validation.max_boilerplate_ratio": (_float(0.0, 1.0), "max_boilerplate_ratio", "Maximum share of the extraction's text that is link text (menus, link lists, hubs)."),
     "validation.required_fields": (_list(_choice(*_FIELDS)), "required_fields", "Fields that must be found for a page to be kept."),
     "validation.expected_heading_pattern": (_regex, "expected_heading_pattern", "Regex that at least one heading must match (case-insensitive)."),
     "validation.wrong_route_markers": (_list(_str), "wrong_route_markers", "Extra phrases that mark a wrong route (soft 404) when found in the title or first heading."),

@@ -7,7 +7,7 @@ No PDFium and no I/O here, so every rule is testable with hand-made lines. The r
    has almost no text and no large image (it counts for nothing); it *needs OCR* when it has little
    text and a large image, or its text is mostly bad characters or one word repeated.
 2. Running headers and footers: among the two top-most and two bottom-most lines of each page, a
-   line whose text (digits folded to ``#``) recurs in that position on >= 40% of the pages (and on
+   line whose text (digits folded to ``#``) recurs at the same height on >= 40% of the pages (and on
    at least 2) is dropped everywhere, unless it is heading-sized; a lone page number (``7``, ``Page 7``, ``7 of 9``, ``vii``)
    in the top-most / bottom-most line is always dropped.
 3. Headings by font size: the body size is the size carrying most characters; a line >= 1.15x the
@@ -130,19 +130,21 @@ def page_quality(text: str, image_cover: float) -> dict:
 # running headers / footers
 
 
-def _fold(text: str) -> str:
-    return re.sub(r"\d+", "#", text.lower()).strip()
+def _fold(ln: Line) -> tuple[str, int]:
+    # text with digits folded, and the line's height on the page in 6 pt steps: furniture sits
+    # at the same place on every page
+    return re.sub(r"\d+", "#", ln.text.lower()).strip(), round(ln.base0 / 6)
 
 
 def remove_running(pages: list[list[Line]], k: int = 2) -> list[list[Line]]:
     """Drop running headers/footers and page numbers; returns new per-page line lists."""
     cand: list[set[int]] = []
-    counts: Counter[str] = Counter()
+    counts: Counter[tuple[str, int]] = Counter()
     for lines in pages:
         order = sorted(range(len(lines)), key=lambda i: (-lines[i].base0, i))
         c = set(order[:k]) | set(order[-k:])
         cand.append(c)
-        for key in {_fold(lines[i].text) for i in c}:
+        for key in {_fold(lines[i]) for i in c}:
             counts[key] += 1
     n = sum(1 for lines in pages if lines)
     need = max(2, -(-n * 2 // 5))  # ceil(0.4 n)
@@ -157,7 +159,7 @@ def remove_running(pages: list[list[Line]], k: int = 2) -> list[list[Line]]:
             t = lines[i].text
             if lines[i].skey >= big:
                 continue
-            if n >= 2 and counts[_fold(t)] >= need and len(t) <= 200:
+            if n >= 2 and counts[_fold(lines[i])] >= need and len(t) <= 200:
                 drop.add(i)
             elif i in edge and _PAGE_NO_RE.match(t) and len(lines) > 1:
                 drop.add(i)

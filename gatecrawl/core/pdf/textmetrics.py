@@ -16,7 +16,7 @@ def strip_markdown(md: str) -> str:
             continue  # table delimiter row
         s = re.sub(r"^#{1,6}\s+", "", s)
         s = re.sub(r"^[-*+]\s+", "", s)
-        s = s.strip("|").replace(" | ", " ")
+        s = s.strip("|").strip().replace(" | ", " ")
         s = re.sub(r"\\(.)", r"\1", s)
         out.append(s)
     return "\n".join(out)

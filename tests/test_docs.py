@@ -1,0 +1,44 @@
+"""The README documents every setting, drop reason and stats key family the code defines."""
+
+from __future__ import annotations
+
+import re
+
+from crawlutil import ROOT
+from gatecrawl.core.reasons import REASON_DOCS, Reason
+
+README = (ROOT / "README.md").read_text("utf-8")
+
+
+def test_every_gatecrawl_setting_is_documented():
+    settings_src = (ROOT / "gatecrawl" / "settings.py").read_text("utf-8")
+    names = sorted(set(re.findall(r"^(GATECRAWL_[A-Z0-9_]+)\s*=", settings_src, re.M)))
+    assert names
+    missing = [n for n in names if f"`{n}`" not in README]
+    assert not missing, missing
+
+
+def test_every_drop_reason_is_documented():
+    assert set(REASON_DOCS) == {r.value for r in Reason}
+    missing = [r.value for r in Reason if f"| `{r.value}` |" not in README]
+    assert not missing, missing
+
+
+def test_every_stats_key_used_in_code_is_documented():
+    used = set()
+    for path in (ROOT / "gatecrawl").rglob("*.py"):
+        for m in re.finditer(r"[\"']gatecrawl/([a-z_]+(?:/[a-z_]+)*)/?(\{)?", path.read_text("utf-8")):
+            used.add((m.group(1), bool(m.group(2))))
+    documented = re.findall(r"`gatecrawl/([a-z_/]+?)(/<[a-z_]+>)?`", README)
+    exact = {d for d, ph in documented if not ph}
+    families = {d for d, ph in documented if ph}
+    missing = sorted(k for k, templated in used if (k not in families if templated else (k not in exact and not any(k.startswith(f + "/") for f in families))))
+    assert not missing, missing
+
+
+def test_every_meta_key_is_documented():
+    keys = set()
+    for path in (ROOT / "gatecrawl").rglob("*.py"):
+        keys |= set(re.findall(r"[\"'](gatecrawl_[a-z_]+)[\"']", path.read_text("utf-8")))
+    missing = sorted(k for k in keys if f"`{k}`" not in README)
+    assert not missing, missing
