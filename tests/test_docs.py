@@ -27,7 +27,7 @@ def test_every_drop_reason_is_documented():
 def test_every_stats_key_used_in_code_is_documented():
     used = set()
     for path in (ROOT / "gatecrawl").rglob("*.py"):
-        for m in re.finditer(r"[\"']gatecrawl/([a-z_]+(?:/[a-z_]+)*)/?(\{)?", path.read_text("utf-8")):
+        for m in re.finditer(r"[\"']gatecrawl/([a-z_]+(?:/[a-z_]+)*)(/\{|/[\"']|/\.\.\.)?", path.read_text("utf-8")):
             used.add((m.group(1), bool(m.group(2))))
     documented = re.findall(r"`gatecrawl/([a-z_/]+?)(/<[a-z_]+>)?`", README)
     exact = {d for d, ph in documented if not ph}

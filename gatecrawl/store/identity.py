@@ -1,0 +1,46 @@
+"""The identity of a stored object: what must change for the object to be rewritten.
+
+A page packet carries per-run facts (``run_id``, ``fetched_at`` and timings) that differ on
+every crawl even when the page did not change. Its *identity* is the sha256 of the packet's
+canonical JSON with those volatile fields removed (at any depth); every other object's
+identity is the sha256 of its bytes. Stores compare identities, not bytes, so a re-crawl of
+an unchanged site rewrites nothing; the volatile facts of each run go to its run manifest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+__all__ = ["VOLATILE_FIELDS", "identity_sha256", "stable_view"]
+
+# Per-run facts: wall-clock times, latencies and the run id.
+VOLATILE_FIELDS = frozenset({"run_id", "fetched_at", "latency_ms", "conversion_ms", "render_elapsed_ms", "elapsed_ms"})
+
+
+def stable_view(obj: Any) -> Any:
+    """``obj`` without volatile fields (recursively)."""
+    if isinstance(obj, dict):
+        return {k: stable_view(v) for k, v in obj.items() if k not in VOLATILE_FIELDS}
+    if isinstance(obj, list):
+        return [stable_view(v) for v in obj]
+    return obj
+
+
+def _is_packet_key(key: str) -> bool:
+    parts = key.split("/")
+    return key.endswith(".json") and len(parts) >= 3 and parts[-2] in ("pages", "quarantine")
+
+
+def identity_sha256(key: str, data: bytes) -> str:
+    """sha256 hex of what identifies ``data`` stored at ``key`` (see the module docstring)."""
+    if _is_packet_key(key):
+        try:
+            doc = json.loads(data)
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict):
+            canon = json.dumps(stable_view(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+    return hashlib.sha256(data).hexdigest()
