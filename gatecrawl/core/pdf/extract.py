@@ -23,6 +23,7 @@ _FORCE_BOLD = 1 << 18
 _CRLF = "\r\n".encode("utf-16-le")
 _BOLD_NAME = re.compile(rb"bold|black|heavy|demi|[-,]bd\b", re.I)
 _SENTENCE_END = tuple(".!?;,")
+_SPECIAL_RE = re.compile("[\ufb00-\ufb06\u00a0\u2002\u2003\u2009\t\u00ad\x02\ufffe]")
 
 
 class DocError(Exception):
@@ -127,10 +128,12 @@ def page_lines(tp, page_no: int) -> tuple[str, list[Line]]:
     GetFontSize, CountRects, GetRect = (R.FPDFText_GetFontSize, R.FPDFText_CountRects,
                                         R.FPDFText_GetRect)
     GetCharOrigin = R.FPDFText_GetCharOrigin
+    special = _SPECIAL_RE.search(text) is not None  # ligatures, soft hyphens, odd spaces
     for seg, cs, ce in segs:
+        lead = len(seg) - len(seg.lstrip())
         stripped = seg.strip()
-        first = cs + (len(seg) - len(seg.lstrip()))
-        last = cs + len(seg.rstrip()) - 1
+        first = cs + lead
+        last = first + len(stripped) - 1
         size = GetFontSize(tp, first)
         GetCharOrigin(tp, first, x, y)
         x0, base0 = x.value, y.value
@@ -155,7 +158,8 @@ def page_lines(tp, page_no: int) -> tuple[str, list[Line]]:
             R.FPDFText_GetFontInfo(tp, first, fbuf, 128, flags)
             bold = bool(flags.value & _FORCE_BOLD or _BOLD_NAME.search(fbuf.value)) or (
                 R.FPDFText_GetFontWeight(tp, first) >= 600)
-        lines.append(Line(clean_text(stripped), cs, ce, size, bold, x0, x1, base0 + size,
+        clean = clean_text(stripped) if special else " ".join(stripped.split())
+        lines.append(Line(clean, cs, ce, size, bold, x0, x1, base0 + size,
                           base1, base0, base1, cells, page_no))
     return text, lines
 

@@ -1,0 +1,251 @@
+"""Egress policy: which destinations a crawl may connect to.
+
+Rules (fail closed):
+
+- only ``http`` and ``https`` URLs are fetched (``scheme_blocked`` otherwise);
+- every address a host resolves to is classified; a destination is admitted only when **all**
+  its addresses are globally routable, or when it matches an entry of the allow list;
+- IPv6 forms that embed an IPv4 address (IPv4-mapped ``::ffff:a.b.c.d``, IPv4-compatible
+  ``::a.b.c.d``, NAT64 ``64:ff9b::/96`` and ``64:ff9b:1::/48``, 6to4 ``2002::/16``, Teredo
+  ``2001::/32``) are decoded and the embedded address is classified too;
+- a DNS error or an empty answer is a refusal (``dns_unresolved``).
+
+The allow list (``GATECRAWL_EGRESS_ALLOW``) admits non-global destinations explicitly. Entries:
+``host:port`` (that host or address, that port only), ``host`` (any port), or a CIDR
+(``10.0.0.0/8``, ``127.0.0.1/32``), optionally with ``:port`` after it (``127.0.0.0/8:8080``).
+Everything else that is not global is refused, including other ports and other loopback
+addresses.
+
+Refusals carry an address *class*, never the internal address itself, so logs of a public
+run do not echo internal IPs.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import socket
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+from urllib.parse import urlsplit
+
+__all__ = [
+    "ALLOWED_SCHEMES",
+    "EgressDecision",
+    "EgressPolicy",
+    "AllowEntry",
+    "address_class",
+    "parse_allow_entry",
+    "resolve_host",
+]
+
+ALLOWED_SCHEMES = ("http", "https")
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_6TO4 = ipaddress.ip_network("2002::/16")
+_TEREDO = ipaddress.ip_network("2001::/32")
+_ULA = ipaddress.ip_network("fc00::/7")
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    packed = ip.packed
+    if any(ip in net for net in _NAT64):
+        return ipaddress.IPv4Address(packed[-4:])
+    if ip in _6TO4:
+        return ipaddress.IPv4Address(packed[2:6])
+    if ip in _TEREDO:
+        # Teredo: the client's address is stored inverted in the last 32 bits.
+        return ipaddress.IPv4Address(bytes(b ^ 0xFF for b in packed[-4:]))
+    if packed[:12] == b"\x00" * 12 and int(ip) > 1:  # IPv4-compatible ::a.b.c.d (deprecated)
+        return ipaddress.IPv4Address(packed[-4:])
+    return None
+
+
+def _class_v4(ip: ipaddress.IPv4Address) -> str:
+    if ip.is_unspecified:
+        return "unspecified"
+    if ip.is_loopback:
+        return "loopback"
+    if ip.is_link_local:
+        return "link_local"
+    if ip in _CGNAT:
+        return "cgnat"
+    if ip.is_multicast:
+        return "multicast"
+    if ip.is_private:
+        return "private"
+    if ip.is_reserved:
+        return "reserved"
+    return "global" if ip.is_global else "reserved"
+
+
+def address_class(ip: IPAddress | str) -> str:
+    """Classify an address: ``global`` or the reason it is not (loopback, private, link_local,
+    cgnat, ula, multicast, unspecified, reserved), with embedded IPv4 forms decoded
+    (e.g. ``nat64:link_local``)."""
+    if isinstance(ip, str):
+        ip = ipaddress.ip_address(ip.strip("[]").split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _class_v4(ip)
+    embedded = _embedded_ipv4(ip)
+    if embedded is not None:
+        inner = _class_v4(embedded)
+        if ip.ipv4_mapped is not None:
+            kind = "ipv4_mapped"
+        elif any(ip in net for net in _NAT64):
+            kind = "nat64"
+        elif ip in _6TO4:
+            kind = "6to4"
+        elif ip in _TEREDO:
+            kind = "teredo"
+        else:
+            kind = "ipv4_compatible"
+        if inner != "global":
+            return f"{kind}:{inner}"
+        # A transition form wrapping a public IPv4 is as public as that address.
+        return "global"
+    if ip.is_unspecified:
+        return "unspecified"
+    if ip.is_loopback:
+        return "loopback"
+    if ip.is_link_local:
+        return "link_local"
+    if ip in _ULA:
+        return "ula"
+    if ip.is_multicast:
+        return "multicast"
+    if ip.is_private:
+        return "private"
+    return "global" if ip.is_global else "reserved"
+
+
+@dataclass(frozen=True)
+class AllowEntry:
+    host: str | None  # a host name (exact, lowercase) when not a network
+    network: ipaddress.IPv4Network | ipaddress.IPv6Network | None
+    port: int | None
+
+    def matches(self, host: str, ip: IPAddress, port: int) -> bool:
+        if self.port is not None and self.port != port:
+            return False
+        if self.network is not None:
+            return ip in self.network or (isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None and ip.ipv4_mapped in self.network)
+        return self.host == host.lower().rstrip(".")
+
+
+_PORT_SUFFIX = re.compile(r"^(?P<base>.+?)(?::(?P<port>\d{1,5}))?$")
+
+
+def parse_allow_entry(entry: str) -> AllowEntry:
+    """Parse ``host``, ``host:port``, ``CIDR``, ``CIDR:port``, ``[v6]:port``. Raises ValueError."""
+    text = entry.strip()
+    if not text:
+        raise ValueError("empty egress allow entry")
+    port: int | None = None
+    if text.startswith("["):
+        close = text.find("]")
+        if close < 0:
+            raise ValueError(f"bad egress allow entry {entry!r}")
+        base, rest = text[1:close], text[close + 1 :]
+        if rest:
+            if not rest.startswith(":") or not rest[1:].isdigit():
+                raise ValueError(f"bad egress allow entry {entry!r}")
+            port = int(rest[1:])
+    elif text.count(":") == 1 or ("/" in text and text.rsplit(":", 1)[-1].isdigit() and "." in text):
+        m = _PORT_SUFFIX.match(text)
+        assert m is not None
+        base = m.group("base")
+        port = int(m.group("port")) if m.group("port") else None
+    else:
+        base = text
+    if port is not None and not 0 < port < 65536:
+        raise ValueError(f"bad port in egress allow entry {entry!r}")
+    try:
+        network = ipaddress.ip_network(base, strict=False)
+        return AllowEntry(host=None, network=network, port=port)
+    except ValueError:
+        pass
+    if not re.fullmatch(r"[A-Za-z0-9.\-]+", base):
+        raise ValueError(f"bad egress allow entry {entry!r}")
+    return AllowEntry(host=base.lower().rstrip("."), network=None, port=port)
+
+
+@dataclass(frozen=True)
+class EgressDecision:
+    allowed: bool
+    reason: str | None = None  # "scheme_blocked" or "egress_blocked"
+    detail: str | None = None  # e.g. "address_class=loopback", "dns_unresolved", "scheme=file"
+    address_class: str | None = None
+    addresses: tuple[str, ...] = ()  # the vetted addresses to pin (only when allowed)
+
+    def describe(self) -> str:
+        return f"{self.reason}: {self.detail}" if self.detail else str(self.reason)
+
+
+def resolve_host(host: str, port: int) -> list[str]:
+    """All addresses ``host`` resolves to (A and AAAA), in the resolver's order, de-duplicated."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    out: list[str] = []
+    for _family, _type, _proto, _canon, sockaddr in infos:
+        addr = sockaddr[0].split("%", 1)[0]
+        if addr not in out:
+            out.append(addr)
+    return out
+
+
+class EgressPolicy:
+    def __init__(self, allow: Iterable[str] = ()) -> None:
+        self.allow: tuple[AllowEntry, ...] = tuple(parse_allow_entry(e) for e in allow)
+
+    @staticmethod
+    def default_port(scheme: str) -> int:
+        return 443 if scheme == "https" else 80
+
+    def check_scheme(self, url: str) -> EgressDecision:
+        scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+        if scheme not in ALLOWED_SCHEMES:
+            return EgressDecision(False, "scheme_blocked", f"scheme={scheme or 'none'}")
+        return EgressDecision(True)
+
+    def check_addresses(self, host: str, port: int, addresses: Sequence[str]) -> EgressDecision:
+        """Admit ``host:port`` only if every address is global or allow-listed."""
+        if not addresses:
+            return EgressDecision(False, "egress_blocked", "dns_unresolved", "unresolved")
+        for addr in addresses:
+            try:
+                ip = ipaddress.ip_address(addr)
+            except ValueError:
+                return EgressDecision(False, "egress_blocked", "unparseable_address", "invalid")
+            cls = address_class(ip)
+            if cls == "global":
+                continue
+            if any(entry.matches(host, ip, port) for entry in self.allow):
+                continue
+            return EgressDecision(False, "egress_blocked", f"address_class={cls}", cls)
+        return EgressDecision(True, addresses=tuple(addresses))
+
+    def check_url(self, url: str, resolver=resolve_host) -> EgressDecision:
+        """Full check of one URL: scheme, then every resolved address. Blocking (DNS)."""
+        decision = self.check_scheme(url)
+        if not decision.allowed:
+            return decision
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+            port = parts.port or self.default_port(parts.scheme.lower())
+        except ValueError:
+            return EgressDecision(False, "egress_blocked", "bad_url", "invalid")
+        if not host:
+            return EgressDecision(False, "egress_blocked", "no_host", "invalid")
+        try:
+            addresses = [str(ipaddress.ip_address(host))]
+        except ValueError:
+            try:
+                addresses = resolver(host, port)
+            except (OSError, UnicodeError):
+                return EgressDecision(False, "egress_blocked", "dns_unresolved", "unresolved")
+        return self.check_addresses(host, port, addresses)
