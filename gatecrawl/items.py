@@ -26,6 +26,9 @@ class PageCapture:
     depth: int | None = None
     error: str | None = None
     """Set when the download failed (no body)."""
+    error_reason: str | None = None
+    """Typed reason for a failed download (``egress_blocked``, ``timeout``, ...)."""
+    egress: dict[str, Any] | None = None
     presence: dict[str, Any] | None = None
     """The downloader-side gate verdict on the plain fetch (``gatecrawl_presence`` meta)."""
     escalated_from: str | None = None

@@ -13,6 +13,27 @@ COMMANDS_MODULE = "gatecrawl.commands"
 # --- gatecrawl -------------------------------------------------------------------------
 # Where packets, Markdown and run summaries go: file://PATH (default) or s3://bucket/prefix.
 GATECRAWL_STORE_URI = "file://./output"
+# S3 export (s3:// store URIs). Credentials, endpoint, region and TLS come from Scrapy's AWS_*
+# settings (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_ENDPOINT_URL,
+# AWS_REGION_NAME, AWS_USE_SSL, AWS_VERIFY).
+# Local spool for objects not yet uploaded; one subfolder per store URI. Relative to the cwd.
+GATECRAWL_SPOOL_DIR = ".gatecrawl-spool"
+# Upload threads (never the reactor thread).
+GATECRAWL_EXPORT_THREADS = 4
+# Seconds the end of a crawl waits for uploads before reporting the rest as pending.
+GATECRAWL_EXPORT_FLUSH_TIMEOUT = 300
+# botocore attempts per request (retry mode "standard": exponential backoff with jitter).
+GATECRAWL_S3_MAX_ATTEMPTS = 5
+# Connect and read timeout of each S3 request, in seconds.
+GATECRAWL_S3_TIMEOUT = 10
+# "path", "virtual" or "auto"; None: "path" when AWS_ENDPOINT_URL is set (MinIO, SeaweedFS), else "auto".
+GATECRAWL_S3_ADDRESSING_STYLE = None
+# Consecutive failed uploads that pause uploading (credential/bucket errors pause at once)...
+GATECRAWL_S3_BREAKER_FAILURES = 3
+# ...for this many seconds; objects keep being spooled meanwhile.
+GATECRAWL_S3_BREAKER_COOLDOWN = 30
+# Redact secrets (credential headers, URL credentials, secret parameters) in log records and stats.
+GATECRAWL_REDACTION_ENABLED = True
 # Extra folders searched for recipe files, after the packaged recipes/ folder.
 GATECRAWL_RECIPES_DIRS = []
 # Run identifier naming the run summary; default: Scrapyd's SCRAPY_JOB, else a UTC timestamp.
@@ -21,23 +42,49 @@ GATECRAWL_RUN_ID = None
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.
 GATECRAWL_SUMMARY_PRINT = True
+# Egress policy (both fetch paths): only http(s), only globally routable destinations unless
+# allow-listed here: "host:port", "host", or a CIDR (optionally ":port"). Default: nothing
+# non-global. Entries in the environment variable GATECRAWL_EGRESS_ALLOW (comma-separated) are
+# added to this list by the operator of the machine (the test suite admits 127.0.0.1 this way).
+GATECRAWL_EGRESS_ENABLED = True
+GATECRAWL_EGRESS_ALLOW = []
+# Name resolution used by the egress policy: "module:function" taking (host, port) and
+# returning a list of addresses; default: the system resolver (getaddrinfo, A and AAAA).
+GATECRAWL_EGRESS_RESOLVER = None
 # Size of the PDF worker-process pool.
 GATECRAWL_PDF_WORKERS = 2
+# Browser escalation: re-fetch shell pages (and force-policy pages) once through Chromium.
+GATECRAWL_RENDER_ENABLED = True
+# Browser renders per URL at most (meta gatecrawl_render_attempts counts them; not retry_times).
+GATECRAWL_RENDER_MAX_ATTEMPTS = 1
+# Renders per browser context before the site moves to a fresh context (the old one is closed
+# when its last page closes). 0: never recycle.
+GATECRAWL_BROWSER_CONTEXT_MAX_PAGES = 100
 
 ITEM_PIPELINES = {
     "gatecrawl.pipelines.convert.ConvertPipeline": 300,
     "gatecrawl.pipelines.export.ExportPipeline": 900,
 }
 DOWNLOADER_MIDDLEWARES = {
+    # First of all: refuse destinations outside the egress policy and pin vetted addresses.
+    "gatecrawl.middlewares.egress.EgressMiddleware": 40,
     # After decompression (590) and redirects (600/580), before retries (550).
     "gatecrawl.middlewares.presence.PresenceMiddleware": 570,
+    # After the gate (570): escalates shells to the browser; before retries (550).
+    "gatecrawl.middlewares.render.RenderMiddleware": 560,
+    # Next to the download handler: dresses render requests, closes every page first thing.
+    "gatecrawl.middlewares.render.BrowserPageMiddleware": 950,
 }
 EXTENSIONS = {
+    # Installs the log-record redaction filter before Scrapy logs the overridden settings.
+    "gatecrawl.extensions.redaction.RedactionExtension": 0,
     "scrapy.extensions.telnet.TelnetConsole": None,
 }
 
 # --- Scrapy defaults chosen for this project ---------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+# Answers DNS only with addresses the egress policy vetted (pinning; no second lookup).
+TWISTED_DNS_RESOLVER = "gatecrawl.resolver.EgressResolver"
 ROBOTSTXT_OBEY = True
 USER_AGENT = "gatecrawl/0.1 (+https://github.com/gatecrawl)"
 # Every status reaches the spider so that every URL gets a packet (http_error drops).
@@ -53,8 +100,31 @@ TELNETCONSOLE_ENABLED = False
 # Scrapy 2.19's HTTP remote-control extension can run code: off.
 REMOTE_CONTROL_ENABLED = False
 COOKIES_DEBUG = False
-# Local resources are never fetched by a crawler.
-DOWNLOAD_HANDLERS = {"file": None, "data": None, "ftp": None, "s3": None}
+# Local resources are never fetched by a crawler. http(s) go through scrapy-playwright's
+# handler, which renders only requests with `playwright` meta and hands every other request
+# to Scrapy's own HTTP handler.
+DOWNLOAD_HANDLERS = {
+    "file": None,
+    "data": None,
+    "ftp": None,
+    "s3": None,
+    "http": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+    "https": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+}
+
+# --- scrapy-playwright (browser renders) ---------------------------------------------------
+# Starts Playwright and Chromium on the first render only; Playwright-managed Chromium when
+# installed, else the system one (/usr/bin/chromium); pinned closed-network flags.
+PLAYWRIGHT_BROWSER_TYPE = "chromium"
+PLAYWRIGHT_BROWSER_PROVIDER = "gatecrawl.browser.provider.GatecrawlBrowserProvider"
+# Extra launch options; the provider adds gatecrawl's flags and the executable when absent.
+PLAYWRIGHT_LAUNCH_OPTIONS = {"headless": True}
+# Concurrent pages per context (each page costs ~100-400 MiB): renders queue beyond this.
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
+# Relaunch Chromium after a crash or disconnect (the next render launches it again).
+PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
+# Scrapy headers go with the page's own same-origin navigation only.
+PLAYWRIGHT_PROCESS_REQUEST_HEADERS = "gatecrawl.browser.policy.process_headers"
 LOG_LEVEL = "INFO"
 FEED_EXPORT_ENCODING = "utf-8"
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"

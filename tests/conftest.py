@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# Test sites run on 127.0.0.1, which the egress policy refuses by default. Admit the loopback
+# host (any port) for every crawl the suite starts; egress tests override this explicitly.
+os.environ.setdefault("GATECRAWL_EGRESS_ALLOW", "127.0.0.1")
 
 @pytest.fixture(scope="session")
 def demo_server():

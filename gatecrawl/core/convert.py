@@ -55,6 +55,8 @@ class FetchInfo:
     depth: int | None = None
     run_id: str | None = None
     error: str | None = None  # set when the download failed: no body to convert
+    error_reason: str | None = None  # typed reason for a failed download (egress_blocked, timeout, ...)
+    egress: Mapping[str, Any] | None = None  # the egress decision for a refused request (reason, detail, hop)
     escalated_from: str | None = None
     escalation_reason: str | None = None
     fetch_presence: Mapping[str, Any] | None = None  # the plain fetch's presence verdict (Presence.to_dict)
@@ -201,6 +203,7 @@ def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: Fetc
         "sample_provenance": [],
         "pdf": None,
         "pdf_viewer_source": None,
+        "egress": None,
         "outcome": "dropped",
         "drop_reason": None,
         "drop_detail": None,
@@ -226,7 +229,8 @@ def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fe
     if fetch.error is not None:
         packet["page_type"] = "none"
         packet["drop_detail"] = redact_text(fetch.error)[:500]
-        return _finish(packet, "", _failed_report(Reason.FETCH_FAILED), t0)
+        packet["egress"] = dict(fetch.egress) if fetch.egress else None
+        return _finish(packet, "", _failed_report(fetch.error_reason or Reason.FETCH_FAILED), t0)
     kind = page_type(body, content_type, url)
     packet["page_type"] = kind
     if kind == "pdf":

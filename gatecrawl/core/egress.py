@@ -22,11 +22,13 @@ run do not echo internal IPs.
 
 from __future__ import annotations
 
+import importlib
 import ipaddress
+import os
 import re
 import socket
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -37,6 +39,8 @@ __all__ = [
     "address_class",
     "parse_allow_entry",
     "resolve_host",
+    "load_resolver",
+    "env_allow_entries",
 ]
 
 ALLOWED_SCHEMES = ("http", "https")
@@ -197,9 +201,28 @@ def resolve_host(host: str, port: int) -> list[str]:
     return out
 
 
+def env_allow_entries(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Allow entries the machine's operator adds with ``GATECRAWL_EGRESS_ALLOW`` (comma-separated)."""
+    env = os.environ if environ is None else environ
+    return [e.strip() for e in env.get("GATECRAWL_EGRESS_ALLOW", "").split(",") if e.strip()]
+
+
+def load_resolver(path: str | None) -> Callable[[str, int], list[str]]:
+    """The name-resolution function: ``resolve_host`` by default, or ``module:function``
+    (``GATECRAWL_EGRESS_RESOLVER``), e.g. a split-horizon resolver, or the tests' fake DNS."""
+    if not path:
+        return resolve_host
+    module, _, name = path.partition(":")
+    if not name:
+        raise ValueError(f"GATECRAWL_EGRESS_RESOLVER must be 'module:function', got {path!r}")
+    return getattr(importlib.import_module(module), name)
+
+
 class EgressPolicy:
-    def __init__(self, allow: Iterable[str] = ()) -> None:
-        self.allow: tuple[AllowEntry, ...] = tuple(parse_allow_entry(e) for e in allow)
+    def __init__(self, allow: Iterable[str] = (), *, include_env: bool = False, resolver: Callable[[str, int], list[str]] | None = None) -> None:
+        entries = list(allow) + (env_allow_entries() if include_env else [])
+        self.allow: tuple[AllowEntry, ...] = tuple(parse_allow_entry(e) for e in entries)
+        self.resolver = resolver or resolve_host
 
     @staticmethod
     def default_port(scheme: str) -> int:
@@ -228,7 +251,7 @@ class EgressPolicy:
             return EgressDecision(False, "egress_blocked", f"address_class={cls}", cls)
         return EgressDecision(True, addresses=tuple(addresses))
 
-    def check_url(self, url: str, resolver=resolve_host) -> EgressDecision:
+    def check_url(self, url: str, resolver: Callable[[str, int], list[str]] | None = None) -> EgressDecision:
         """Full check of one URL: scheme, then every resolved address. Blocking (DNS)."""
         decision = self.check_scheme(url)
         if not decision.allowed:
@@ -245,7 +268,7 @@ class EgressPolicy:
             addresses = [str(ipaddress.ip_address(host))]
         except ValueError:
             try:
-                addresses = resolver(host, port)
+                addresses = list((resolver or self.resolver)(host, port))
             except (OSError, UnicodeError):
                 return EgressDecision(False, "egress_blocked", "dns_unresolved", "unresolved")
         return self.check_addresses(host, port, addresses)

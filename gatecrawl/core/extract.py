@@ -525,10 +525,12 @@ def _looks_like_teaser(item: lxml.etree._Element) -> bool:
     headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
                  if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
     pictured = any(True for a in links if any(True for _ in a.iter("img")))
-    if not (headed or pictured or any(True for _ in item.iter("time"))):
+    text = item.text_content().rstrip()
+    truncated = text.endswith(("...", "…", "[…]", "[...]")) and bool(links)
+    if not (headed or pictured or truncated or any(True for _ in item.iter("time"))):
         return False
     link_chars = sum(_text_len(a) for a in links)
-    return headed or link_chars >= 0.2 * n or n < 120
+    return headed or truncated or link_chars >= 0.2 * n or n < 120
 
 
 def _drop_teaser_lists(root, total, protected, fired) -> None:
@@ -552,6 +554,15 @@ _LEGAL_RX = _rx(r"©|\(c\) \d{4}|all rights reserved|terms (?:&|and) conditions|
                 r"|privacy policy|cookie policy")
 
 
+_STRONG_LEGAL_RX = _rx(r"all rights reserved|registered trademarks? of|for your personal, non-commercial use"
+                      r"|have not been evaluated by the food and drug")
+
+
+_COOKIE_TEXT_RX = _rx(r"\bcookies?\b.{0,120}\b(?:website|site|browsing|experience|consent|accept|agree|"
+                      r"settings|opt-?out)\b|\b(?:website|site|we) uses? cookies\b"
+                      r"|processing of my personal data")
+
+
 def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
     """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
     repeated blocks (a caption or teaser that appears twice is kept once)."""
@@ -559,25 +570,35 @@ def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
     for el in list(root.iter("figcaption", "div", "span", "p")):
         if el is root or el.getparent() is None:
             continue
-        if el.tag in ("span", "p", "div") and el.tag != "figcaption":
-            if not _CAPTION_RX.search(_attrs(el)) and el.tag != "div":
+        captionish = el.tag == "figcaption" or any(
+            _keep_kind(_attrs(x)) == "caption" for x in (el, el.getparent()) if x is not None)
+        if el.tag != "figcaption" and not captionish:
+            if el.tag != "div" or any(True for c in el if _is_el(c) and c.tag in _BLOCKS):
                 continue
-        if el.tag == "div" and any(True for c in el if _is_el(c) and c.tag in _BLOCKS):
-            continue
         t = _WS.sub(" ", el.text_content()).strip()
         if len(t) < 30:
             continue
-        if t in seen:
+        # captions often come twice (full and truncated, or page and lightbox copies):
+        # the key is the first 60 characters for them, the whole text otherwise
+        key = ("c:" + t[:60]) if captionish else ("t:" + t)
+        if key in seen:
             _drop(el)
             fired.add("exclude_duplicate")
         else:
-            seen.add(t)
+            seen.add(key)
     total = max(1, _text_len(root))
     for el in list(root.iter("p", "div", "small", "span")):
         if el is root or el.getparent() is None:
             continue
         n = _text_len(el)
-        if 0 < n < 200 and _LEGAL_RX.search(el.text_content()):
+        if 0 < n < 500 and _COOKIE_TEXT_RX.search(el.text_content()):
+            if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
+                continue
+            _drop(el)
+            fired.add("exclude_cookie_banner")
+            continue
+        if 0 < n < 200 and _LEGAL_RX.search(el.text_content()) or (
+                0 < n < 700 and _STRONG_LEGAL_RX.search(el.text_content())):
             if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
                 continue
             _drop(el)

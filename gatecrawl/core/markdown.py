@@ -156,7 +156,7 @@ def _clean_text(text: str | None) -> str | None:
     if not text:
         return text
     text = _SENTINELS.sub("", text)
-    return _ZERO_WIDTH.sub("", text)
+    return _ZERO_WIDTH.sub("", text).replace("\xa0", " ")
 
 
 def _drop_keep_tail(el: lxml.etree._Element) -> None:

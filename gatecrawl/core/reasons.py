@@ -9,8 +9,16 @@ __all__ = ["Reason", "REASON_DOCS"]
 
 
 class Reason(StrEnum):
-    # transport
+    # transport and policy
     FETCH_FAILED = "fetch_failed"
+    EGRESS_BLOCKED = "egress_blocked"
+    SCHEME_BLOCKED = "scheme_blocked"
+    ROBOTS_DISALLOWED = "robots_disallowed"
+    ROBOTS_UNREACHABLE = "robots_unreachable"
+    TIMEOUT = "timeout"
+    SIZE_EXCEEDED = "size_exceeded"
+    DECOMPRESSION_BOMB = "decompression_bomb"
+    TRUNCATED = "truncated"
     HTTP_ERROR = "http_error"
     UNSUPPORTED_TYPE = "unsupported_type"
     # wrong route
@@ -43,7 +51,15 @@ class Reason(StrEnum):
 
 
 REASON_DOCS: dict[str, str] = {
-    "fetch_failed": "The download failed (DNS, connection, timeout, size cap); no response to convert.",
+    "fetch_failed": "The download failed (DNS error, connection refused or reset); no response to convert.",
+    "egress_blocked": "The egress policy refused the destination: an address that is not globally routable and not allow-listed, or a DNS error (fail closed).",
+    "scheme_blocked": "A URL scheme other than http or https.",
+    "robots_disallowed": "robots.txt disallows the URL.",
+    "robots_unreachable": "robots.txt answered 5xx or could not be fetched: the host is treated as fully disallowed (RFC 9309).",
+    "timeout": "The download timed out (DOWNLOAD_TIMEOUT).",
+    "size_exceeded": "The response is larger than the size cap (DOWNLOAD_MAXSIZE, or the per-type caps).",
+    "decompression_bomb": "The decompressed body passed the size cap.",
+    "truncated": "The body was shorter than announced (data loss) after retries.",
     "http_error": "The server answered with a 4xx/5xx status (and it was not a bot challenge).",
     "unsupported_type": "The response is neither HTML nor PDF (images, archives, ...).",
     "bot_challenge": "A bot-protection or captcha page (Cloudflare, Akamai, DataDome, PerimeterX, Imperva, AWS WAF, captcha walls).",

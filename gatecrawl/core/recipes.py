@@ -31,6 +31,7 @@ __all__ = [
     "load_recipe_text",
     "iter_recipe_sources",
     "RECIPE_KEYS",
+    "RENDER_BROWSER_KEYS",
 ]
 
 RENDER_POLICIES = ("auto", "force", "skip")
@@ -229,6 +230,49 @@ def _open_table(src: str, key: str, v: Any) -> dict:
     return dict(v)
 
 
+# [render.browser]: browser and readiness options. key -> (checker, default, description).
+# Only the keys a recipe sets are stored in ``Recipe.render``; gatecrawl.browser merges the defaults.
+READINESS_CONDITIONS = ("selector", "heading", "network_idle", "stability", "scroll")
+RESOURCE_TYPES = ("image", "font", "media")
+RENDER_BROWSER_KEYS: dict[str, tuple[Checker, Any, str]] = {
+    "conditions": (_list(_choice(*READINESS_CONDITIONS)), ["selector", "stability"], "Readiness conditions that must all hold: selector (A), heading (B), network_idle (C), stability (D), scroll (E)."),
+    "main_selector": (_css, None, "CSS selector of the main container watched by readiness; default: content.main_selectors, else main/article/[role=main]/app roots."),
+    "min_main_text_chars": (_int(0, 10_000_000), 200, "A: the main container's visible text must have at least this many characters."),
+    "pending_selector": (_css, '[aria-busy="true"], .skeleton, .loading, [data-loading]', "A: while the main container holds a match (a loading skeleton), it is not ready."),
+    "pending_heading_regex": (_regex, r"^\s*(404\b|page not found|not found\b|loading\b|please wait)", "A: while the main container's first heading or first words match (a 404 template or a spinner), it is not ready."),
+    "required_heading_regex": (_regex, None, "B: an h1-h3 must match this regex (case-insensitive); needed when conditions has heading."),
+    "network_idle_ms": (_int(50, 60_000), 500, "C: no request started or finished for this long."),
+    "network_idle_cap_ms": (_int(0, 600_000), 3000, "C: after this long the condition counts as met (recorded as capped): never requires a fully idle network."),
+    "stability_window_ms": (_int(0, 60_000), 500, "D: the main container's text hash must stay unchanged this long."),
+    "readiness_poll_interval_ms": (_int(10, 10_000), 100, "How often the readiness probe runs in the page."),
+    "scroll_max_steps": (_int(1, 1000), 10, "E: at most this many scroll steps."),
+    "scroll_step_wait_ms": (_int(10, 60_000), 300, "E: wait after each scroll step before measuring growth."),
+    "max_render_time_ms": (_int(500, 600_000), 10_000, "Budget for navigation plus readiness; when exceeded the page fails with readiness_timeout."),
+    "viewport_width": (_int(200, 10_000), 1280, "Browser viewport width (CSS pixels)."),
+    "viewport_height": (_int(200, 10_000), 800, "Browser viewport height (CSS pixels)."),
+    "locale": (_str, "en-US", "Browser locale (navigator.language, Accept-Language)."),
+    "timezone": (_str, "UTC", "Browser time zone (IANA name)."),
+    "allow_resources": (_list(_choice(*RESOURCE_TYPES)), [], "Resource types to load; image, font and media requests are aborted unless listed."),
+}
+
+
+def _browser_table(src: str, key: str, v: Any) -> dict:
+    if not isinstance(v, dict):
+        raise RecipeError(src, key, "expected a table")
+    out: dict[str, Any] = {}
+    for name, raw in v.items():
+        if name not in RENDER_BROWSER_KEYS:
+            raise RecipeError(src, f"{key}.{name}", "unknown key")
+        checked = RENDER_BROWSER_KEYS[name][0](src, f"{key}.{name}", raw)
+        out[name] = list(checked) if isinstance(checked, tuple) else checked
+    conds = out.get("conditions", RENDER_BROWSER_KEYS["conditions"][1])
+    if "heading" in conds and not out.get("required_heading_regex"):
+        raise RecipeError(src, f"{key}.conditions", "'heading' needs render.browser.required_heading_regex")
+    if not conds:
+        raise RecipeError(src, f"{key}.conditions", "at least one readiness condition is needed")
+    return out
+
+
 def _render_rules(src: str, key: str, v: Any) -> tuple:
     if not isinstance(v, list):
         raise RecipeError(src, key, "expected an array of tables ([[render.rules]])")
@@ -267,7 +311,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "content.keep_comments": (_bool, "keep_comments", "Keep comment sections in the main content."),
     "render.policy": (_choice(*RENDER_POLICIES), "render_policy", "auto: render shells only; force: always render; skip: never render."),
     "render.rules": (_render_rules, "render_rules", "Per-URL overrides: [[render.rules]] pattern = regex, policy = auto|force|skip."),
-    "render.browser": (_open_table, "render", "Browser and readiness options (see the browser section of the README)."),
+    "render.browser": (_browser_table, "render", "Browser and readiness options, validated key by key (RENDER_BROWSER_KEYS; see the browser section of the README)."),
     "gate.min_chars": (_int(0, 10_000_000), "gate_min_chars", "Check 1: minimum body text characters after boilerplate removal."),
     "gate.min_unique_word_ratio": (_float(0.0, 1.0), "gate_min_unique_word_ratio", "Check 2: minimum unique words / words."),
     "gate.max_boilerplate_share": (_float(0.0, 1.0), "gate_max_boilerplate_share", "Check 3: maximum share of page text inside nav/header/footer/aside and banners."),
@@ -286,7 +330,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
 }
 
 _TABLES = {"follow", "content", "render", "gate", "validation"}
-_OPEN_TABLES = {"pdf", "settings", "render.browser"}
+_OPEN_TABLES = {"pdf", "settings"}
 
 RECIPE_KEYS: dict[str, str] = {k: v[2] for k, v in _SCHEMA.items()}
 

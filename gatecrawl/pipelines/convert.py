@@ -1,6 +1,7 @@
 """ConvertPipeline: the crawl's call into the one conversion path.
 
-Stats: ``gatecrawl/items/processed``, ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
+Stats: ``gatecrawl/items/processed``, ``gatecrawl/items/escalated`` (a shell re-requested
+through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
 ``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``.
 """
 
@@ -14,6 +15,7 @@ from scrapy.exceptions import DropItem
 from gatecrawl.core.convert import FetchInfo, convert
 from scrapy.utils.asyncio import run_in_thread
 from gatecrawl.items import PageCapture
+from gatecrawl.middlewares.render import escalate_item
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -42,6 +44,8 @@ class ConvertPipeline:
             depth=item.depth,
             run_id=spider.run_id,
             error=item.error,
+            error_reason=item.error_reason,
+            egress=item.egress,
             escalated_from=item.escalated_from,
             escalation_reason=item.escalation_reason,
             fetch_presence=item.presence,
@@ -59,6 +63,13 @@ class ConvertPipeline:
             result = await run_in_thread(self._convert, item)
         else:
             result = self._convert(item)
+        if not result.ok and result.drop_reason == "shell_page" and item.reader == "http":
+            # A shell the downloader did not escalate: render it (same request shape and
+            # counter as RenderMiddleware); this plain capture is not exported.
+            presence = item.presence or result.evidence.get("fetch_gate")
+            if escalate_item(self.crawler, item, presence):
+                self.stats.inc_value("gatecrawl/items/escalated")
+                raise DropItem(f"escalated to the browser: {item.url_final}", log_level="DEBUG")
         ev = result.evidence
         item.markdown = result.markdown
         item.evidence = ev

@@ -1,17 +1,35 @@
-"""ExportPipeline: Markdown and evidence packets to the store, quarantine for drops, a run summary.
+"""ExportPipeline: Markdown and evidence packets to the store, quarantine for drops, a run manifest.
 
-Keys (deterministic, from the canonical final URL):
+Keys (deterministic, from the canonical final URL; an ``s3://bucket/prefix`` store puts them under
+``prefix/``):
 
 - kept: ``<site>/pages/<sha256>.md`` and ``<site>/pages/<sha256>.json``;
 - dropped: ``<site>/quarantine/<sha256>.json``;
-- per run: ``<site>/runs/<run id>.json`` (counts, drop reasons, every key written).
+- per run: ``<site>/runs/<run id>.json``, the run manifest: counts, drop reasons, every key of the
+  run with what happened to it (``put``, ``unchanged``, ``deleted``, ``absent``, ``pending``), and
+  the per-run facts of each page (``fetched_at``, ``latency_ms``).
 
-A page that changes outcome between runs has its stale objects removed, so the store
-always shows each URL's latest state once. Identical bytes are never rewritten.
+Idempotency: an object is rewritten only when its *identity* changed
+(:mod:`gatecrawl.store.identity`): the bytes for Markdown, the packet without its per-run fields
+(``run_id``, ``fetched_at``, timings) for packets. The identity travels as object metadata
+(``identity-sha256``, with ``content-sha256``, ``schema-version``, ``recipe-digest``), so a re-crawl
+of an unchanged site rewrites nothing, on a local folder or on S3. A page that changes outcome has
+its stale objects removed, so the store shows each URL's latest state once.
 
-Settings: ``GATECRAWL_STORE_URI``, ``GATECRAWL_SUMMARY_PRINT``.
-Stats: ``gatecrawl/export/written``, ``gatecrawl/export/unchanged``, ``gatecrawl/export/failed``,
-``gatecrawl/export/quarantined``.
+Nothing is lost: with an ``s3://`` store every object is spooled durably before upload
+(:mod:`gatecrawl.store.s3`); the pipeline never blocks the reactor on the store (all store calls
+run in threads). At the end the pipeline waits for the uploads (``GATECRAWL_EXPORT_FLUSH_TIMEOUT``);
+whatever is still in the spool is reported as ``gatecrawl/export/pending`` and the crawl exits
+non-zero (``gatecrawl/exit/export_pending``). The next run uploads the leftovers first.
+
+Settings: ``GATECRAWL_STORE_URI``, ``GATECRAWL_SPOOL_DIR``, ``GATECRAWL_EXPORT_FLUSH_TIMEOUT``,
+``GATECRAWL_EXPORT_THREADS``, ``GATECRAWL_S3_*``, ``AWS_*``, ``GATECRAWL_SUMMARY_PRINT``.
+Stats: ``gatecrawl/export/put``, ``gatecrawl/export/unchanged``, ``gatecrawl/export/stale_removed``,
+``gatecrawl/export/quarantined``, ``gatecrawl/export/failed``, ``gatecrawl/export/spooled``,
+``gatecrawl/export/recovered``, ``gatecrawl/export/upload_failed``, ``gatecrawl/export/deferred``,
+``gatecrawl/export/breaker_opened``, ``gatecrawl/export/damaged``, ``gatecrawl/export/checksum_mismatch``,
+``gatecrawl/export/pending``; exit reasons ``gatecrawl/exit/export_pending``,
+``gatecrawl/exit/export_failed``, ``gatecrawl/exit/nothing_kept``.
 """
 
 from __future__ import annotations
@@ -19,32 +37,56 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import sys
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
+from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core import evidence as ev
+from gatecrawl.core.redact import redact_obj, redact_url
 from gatecrawl.items import PageCapture
 from gatecrawl.store import StoreError, open_store, page_keys
+from gatecrawl.store.identity import identity_sha256
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+    from gatecrawl.store import Store
+
 logger = logging.getLogger(__name__)
 
 RUN_SUMMARY_VERSION = "gatecrawl.run/1"
+# Store counters published as gatecrawl/export/<name>; "deleted" is published as stale_removed.
+_COUNTER_STATS = {"deleted": "stale_removed"}
+_PUBLISHED_COUNTERS = (
+    "put",
+    "unchanged",
+    "deleted",
+    "spooled",
+    "recovered",
+    "upload_failed",
+    "deferred",
+    "breaker_opened",
+    "damaged",
+    "checksum_mismatch",
+)
 
 
 class ExportPipeline:
     def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
         self.crawler = crawler
         self.stats = crawler.stats
-        self.store_uri = crawler.settings.get("GATECRAWL_STORE_URI")
-        self.print_summary = crawler.settings.getbool("GATECRAWL_SUMMARY_PRINT")
-        self.store = None
+        self.store_uri: str = settings.get("GATECRAWL_STORE_URI")
+        self.print_summary = settings.getbool("GATECRAWL_SUMMARY_PRINT")
+        self.flush_timeout = settings.getfloat("GATECRAWL_EXPORT_FLUSH_TIMEOUT", 300.0)
+        self.options = {k: v for k, v in settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
+        self.store: Store | None = None
         self.manifest: list[dict[str, Any]] = []
+        self.failed_keys: list[str] = []
         self.started_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
 
@@ -52,123 +94,169 @@ class ExportPipeline:
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
         return cls(crawler)
 
-    def open_spider(self) -> None:
-        options = {k: v for k, v in self.crawler.settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
-        self.store = open_store(self.store_uri, options)
+    async def open_spider(self) -> None:
+        self.store = await run_in_thread(open_store, self.store_uri, self.options)
+        recovered = await run_in_thread(self.store.resume)
+        if recovered:
+            logger.info("export: %d objects from an earlier run are being uploaded first", recovered)
 
     # -- writing ----------------------------------------------------------------------
 
-    def _put(self, key: str, data: bytes, content_type: str, packet: dict) -> None:
-        assert self.store is not None
-        meta = {
+    @staticmethod
+    def _metadata(key: str, data: bytes, packet: dict) -> dict[str, str]:
+        return {
             "content-sha256": hashlib.sha256(data).hexdigest(),
+            "identity-sha256": identity_sha256(key, data),
             "schema-version": ev.SCHEMA_VERSION,
-            "recipe-digest": packet.get("recipe", {}).get("digest", ""),
+            "recipe-digest": str(packet.get("recipe", {}).get("digest", "")),
         }
-        try:
-            written = self.store.put(key, data, content_type=content_type, metadata=meta)
-        except StoreError as exc:
-            self.stats.inc_value("gatecrawl/export/failed")
-            logger.error("export failed for %s: %s", key, exc)
-            return
-        self.stats.inc_value("gatecrawl/export/written" if written else "gatecrawl/export/unchanged")
 
-    def _delete_stale(self, key: str) -> None:
+    def _apply(self, ops: list[tuple]) -> list[tuple[str, str | None]]:
+        """Runs in a thread: hand every operation to the store; returns (key, error or None)."""
         assert self.store is not None
-        try:
-            if self.store.get(key) is not None:
-                self.store.delete(key)
-                self.stats.inc_value("gatecrawl/export/stale_removed")
-        except (StoreError, NotImplementedError):
-            pass
+        out: list[tuple[str, str | None]] = []
+        for op in ops:
+            try:
+                if op[0] == "put":
+                    _, key, data, content_type, meta = op
+                    self.store.put(key, data, content_type=content_type, metadata=meta)
+                else:
+                    key = op[1]
+                    self.store.delete(key)
+                out.append((key, None))
+            except (StoreError, NotImplementedError) as exc:
+                out.append((op[1], str(exc)))
+        return out
 
-    def _export(self, item: PageCapture) -> None:
+    async def _export(self, item: PageCapture) -> None:
         packet = dict(item.evidence or {})
         site = packet.get("site") or self.crawler.spider.name
         keys = page_keys(site, packet["url_key"])
+        ops: list[tuple] = []
         if item.outcome == "kept":
             packet["markdown_key"] = keys["markdown"]
             packet["packet_key"] = keys["packet"]
-            self._put(keys["markdown"], (item.markdown or "").encode("utf-8"), "text/markdown; charset=utf-8", packet)
-            self._put(keys["packet"], ev.dumps(packet), "application/json", packet)
-            self._delete_stale(keys["quarantine"])
+            md = (item.markdown or "").encode("utf-8")
+            data = ev.dumps(packet)
+            ops.append(("put", keys["markdown"], md, "text/markdown; charset=utf-8", self._metadata(keys["markdown"], md, packet)))
+            ops.append(("put", keys["packet"], data, "application/json", self._metadata(keys["packet"], data, packet)))
+            ops.append(("delete", keys["quarantine"]))
         else:
             packet["markdown_key"] = None
             packet["packet_key"] = keys["quarantine"]
-            self._put(keys["quarantine"], ev.dumps(packet), "application/json", packet)
-            self._delete_stale(keys["markdown"])
-            self._delete_stale(keys["packet"])
+            data = ev.dumps(packet)
+            ops.append(("put", keys["quarantine"], data, "application/json", self._metadata(keys["quarantine"], data, packet)))
+            ops.append(("delete", keys["markdown"]))
+            ops.append(("delete", keys["packet"]))
             self.stats.inc_value("gatecrawl/export/quarantined")
+        written = [op[1] for op in ops if op[0] == "put"]
         self.manifest.append(
             {
                 "url": packet.get("url_final"),
                 "outcome": item.outcome,
                 "drop_reason": item.drop_reason,
-                "keys": [k for k in (packet.get("markdown_key"), packet.get("packet_key")) if k],
+                "keys": written,
+                "stale_keys": [op[1] for op in ops if op[0] == "delete"],
+                "identity_sha256": {op[1]: op[4]["identity-sha256"] for op in ops if op[0] == "put"},
                 "markdown_sha256": packet.get("markdown_sha256"),
                 "needs_render": packet.get("needs_render"),
                 "reader": packet.get("reader"),
+                # Per-run facts: they are not part of the stored packet's identity.
+                "fetched_at": packet.get("fetched_at"),
+                "latency_ms": packet.get("latency_ms"),
             }
         )
+        for key, error in await run_in_thread(self._apply, ops):
+            if error is not None:
+                self.stats.inc_value("gatecrawl/export/failed")
+                self.failed_keys.append(key)
+                logger.error("export failed for %s: %s", key, error)
 
-    def process_item(self, item: Any) -> Any:
+    async def process_item(self, item: Any) -> Any:
         if isinstance(item, PageCapture) and item.evidence is not None:
-            self._export(item)
+            await self._export(item)
         return item
 
-    def item_dropped(self, item: Any, response: Any, exception: Exception, spider: Any = None) -> None:
+    async def item_dropped(self, item: Any, response: Any, exception: Exception, spider: Any = None) -> None:
         if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "dropped":
-            self._export(item)
+            await self._export(item)
 
-    # -- run summary ------------------------------------------------------------------
+    # -- run manifest -----------------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
         spider = self.crawler.spider
+        store = self.store
         entries = sorted(self.manifest, key=lambda e: e["url"] or "")
+        for e in entries:
+            e["objects"] = {k: (store.status(k) if store else None) or "pending" for k in e["keys"] + e["stale_keys"]}
         reasons: dict[str, int] = {}
         for e in entries:
             if e["outcome"] == "dropped":
                 reasons[e["drop_reason"]] = reasons.get(e["drop_reason"], 0) + 1
         stats = {k: v for k, v in sorted(self.stats.get_stats().items()) if k.startswith("gatecrawl/")}
-        return {
-            "schema_version": RUN_SUMMARY_VERSION,
-            "run_id": spider.run_id,
-            "site": spider.name,
-            "recipe": {"name": spider.recipe.name, "digest": spider.recipe.digest},
-            "store_uri": self.store_uri,
-            "started_at": self.started_at,
-            "finished_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "counts": {
-                "seen": len(entries),
-                "kept": sum(1 for e in entries if e["outcome"] == "kept"),
-                "dropped": sum(1 for e in entries if e["outcome"] == "dropped"),
-                "needs_render": sum(1 for e in entries if e["needs_render"]),
-                "dropped_by_reason": dict(sorted(reasons.items())),
-            },
-            "pages": entries,
-            "stats": stats,
-        }
+        return redact_obj(
+            {
+                "schema_version": RUN_SUMMARY_VERSION,
+                "run_id": spider.run_id,
+                "site": spider.name,
+                "recipe": {"name": spider.recipe.name, "digest": spider.recipe.digest},
+                "store_uri": redact_url(self.store_uri),
+                "started_at": self.started_at,
+                "finished_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "counts": {
+                    "seen": len(entries),
+                    "kept": sum(1 for e in entries if e["outcome"] == "kept"),
+                    "dropped": sum(1 for e in entries if e["outcome"] == "dropped"),
+                    "needs_render": sum(1 for e in entries if e["needs_render"]),
+                    "dropped_by_reason": dict(sorted(reasons.items())),
+                },
+                "pages": entries,
+                "stats": stats,
+            }
+        )
 
-    def close_spider(self) -> None:
-        if self.store is None:
+    def _publish_counters(self) -> None:
+        assert self.store is not None
+        counters = self.store.counters()
+        for name in _PUBLISHED_COUNTERS:
+            if counters.get(name):
+                self.stats.set_value(f"gatecrawl/export/{_COUNTER_STATS.get(name, name)}", counters[name])
+
+    async def close_spider(self) -> None:
+        store = self.store
+        if store is None:
             return
+        await run_in_thread(store.flush, self.flush_timeout)
+        self._publish_counters()
         summary = self.summary()
         if summary["counts"]["kept"] == 0:
             # Every page failed (or none was fetched): the crawl must not look successful.
             self.stats.set_value("gatecrawl/exit/nothing_kept", summary["counts"]["seen"] or "no pages")
-        key = f"{summary['site']}/runs/{summary['run_id']}.json"
+        run_id = re.sub(r"[^A-Za-z0-9._-]+", "_", str(summary["run_id"]))
+        key = f"{summary['site']}/runs/{run_id}.json"
         data = (json.dumps(summary, sort_keys=True, ensure_ascii=False, indent=2, default=str) + "\n").encode("utf-8")
-        try:
-            self.store.put(key, data, content_type="application/json")
-        except StoreError as exc:
-            self.stats.inc_value("gatecrawl/export/failed")
-            logger.error("could not write the run summary %s: %s", key, exc)
-        self.store.close()
+        for k, error in await run_in_thread(self._apply, [("put", key, data, "application/json", self._metadata(key, data, {}))]):
+            if error is not None:
+                self.stats.inc_value("gatecrawl/export/failed")
+                self.failed_keys.append(k)
+                logger.error("could not write the run manifest %s: %s", k, error)
+        pending = await run_in_thread(store.flush, self.flush_timeout)
+        self._publish_counters()
+        if pending:
+            where = getattr(store, "spool_root", None)
+            self.stats.set_value("gatecrawl/export/pending", pending)
+            detail = f"{pending} objects not uploaded" + (f", kept in the spool {where}" if where else "")
+            last = getattr(store, "last_error", None)
+            self.stats.set_value("gatecrawl/exit/export_pending", detail)
+            logger.error("export: %s; the next run uploads them first%s", detail, f" (last error: {last})" if last else "")
+        if self.failed_keys:
+            self.stats.set_value("gatecrawl/exit/export_failed", f"{len(self.failed_keys)} objects could not be stored or spooled")
+        await run_in_thread(store.close)
         if self.print_summary:
-            print(format_summary(summary, key), file=sys.stderr)
+            print(format_summary(summary, key, pending), file=sys.stderr)
 
 
-def format_summary(summary: dict[str, Any], key: str) -> str:
+def format_summary(summary: dict[str, Any], key: str, pending: int = 0) -> str:
     c = summary["counts"]
     lines = [
         f"gatecrawl: site {summary['site']}, run {summary['run_id']}",
@@ -177,4 +265,6 @@ def format_summary(summary: dict[str, Any], key: str) -> str:
     for reason, n in c["dropped_by_reason"].items():
         lines.append(f"    dropped {reason}: {n}")
     lines.append(f"  store {summary['store_uri']}, run summary {key}")
+    if pending:
+        lines.append(f"  NOT UPLOADED: {pending} objects wait in the spool")
     return "\n".join(lines)

@@ -71,6 +71,34 @@ def parse_spider_args(recipe: Recipe, start_url: Any = None, max_pages: Any = No
     return recipe.with_overrides(**changes) if changes else recipe
 
 
+def classify_failure(exc: BaseException) -> tuple[str, str]:
+    """Map a download failure to a typed reason and a short detail (no internal addresses)."""
+    from scrapy.exceptions import IgnoreRequest
+    from twisted.internet import defer, error as terr
+
+    name = type(exc).__name__
+    text = str(exc)
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str) and reason in ("egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed"):
+        return reason, text[:300]
+    if isinstance(exc, IgnoreRequest):
+        low = text.lower()
+        if "robots.txt" in low:
+            return "robots_disallowed", "forbidden by robots.txt"
+        if "decompress" in low or "maxsize" in low.replace(" ", "") and "decompress" in low:
+            return "decompression_bomb", text[:300]
+        return "fetch_failed", f"{name}: {text}"[:300]
+    if name == "_DecompressionMaxSizeExceeded" or "decompressed" in text.lower() and "max" in text.lower():
+        return "decompression_bomb", text[:300]
+    if isinstance(exc, defer.CancelledError) and ("max size" in text.lower() or "maxsize" in text.lower()):
+        return "size_exceeded", text[:300]
+    if isinstance(exc, (terr.TimeoutError, terr.TCPTimedOutError, defer.TimeoutError)):
+        return "timeout", f"{name}: {text}"[:300]
+    if name in ("ResponseDataLossError", "_DataLoss", "PotentialDataLoss") or "dataloss" in name.lower():
+        return "truncated", f"{name}: {text}"[:300]
+    return "fetch_failed", f"{name}: {text}"[:300]
+
+
 class RecipeSpider(scrapy.Spider):
     """Crawls one site as its recipe says; yields one :class:`PageCapture` per fetched URL."""
 
@@ -241,6 +269,8 @@ class RecipeSpider(scrapy.Spider):
         self.crawler.stats.inc_value("gatecrawl/pages/seen")
         self.crawler.stats.inc_value("gatecrawl/fetch/failed")
         exc = failure.value
+        reason, detail = classify_failure(exc)
+        self.crawler.stats.inc_value(f"gatecrawl/fetch/failed/{reason}")
         yield PageCapture(
             url_requested=request.meta.get("gatecrawl_url_requested") or request.url,
             url_final=request.url,
@@ -248,7 +278,9 @@ class RecipeSpider(scrapy.Spider):
             reader="render" if request.meta.get("playwright") else "http",
             fetched_at=_utc_now(),
             depth=request.meta.get("depth", 0),
-            error=f"{type(exc).__name__}: {exc}"[:500],
+            error=detail,
+            error_reason=reason,
+            egress=request.meta.get("gatecrawl_egress") if reason in ("egress_blocked", "scheme_blocked") else None,
             presence=request.meta.get("gatecrawl_presence"),
             escalated_from=request.meta.get("gatecrawl_escalated_from"),
             escalation_reason=request.meta.get("gatecrawl_escalation_reason"),

@@ -17,7 +17,9 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def put(self, key: str, data: bytes, *, content_type: str, metadata: Mapping[str, str] | None = None) -> bool:
-        """Write ``data`` at ``key``. Returns False (and writes nothing) when identical bytes are already there."""
+        """Write ``data`` at ``key``. Returns False (and writes nothing) when an object with the same
+        identity (``gatecrawl.store.identity``) is already there. Asynchronous stores (S3) return True
+        once the object is durably spooled; ``status(key)`` tells later whether it was written."""
 
     @abc.abstractmethod
     def get(self, key: str) -> bytes | None:
@@ -33,6 +35,23 @@ class Store(abc.ABC):
     def pending(self) -> int:
         """Objects accepted but not yet durably stored (0 for synchronous stores)."""
         return 0
+
+    def resume(self) -> int:
+        """Start completing work left over by an earlier run; returns how many objects (0: none)."""
+        return 0
+
+    def flush(self, timeout: float | None = None) -> int:
+        """Wait (at most ``timeout`` seconds) until accepted objects are stored; returns ``pending()``."""
+        return self.pending()
+
+    def status(self, key: str) -> str | None:
+        """What happened to ``key`` in this process: ``put``, ``unchanged``, ``deleted``, ``absent``,
+        ``pending``, or None when it was not touched."""
+        return None
+
+    def counters(self) -> dict[str, int]:
+        """Event counts (``put``, ``unchanged``, ...) for stats."""
+        return {}
 
     def close(self) -> None:
         """Flush and release resources."""

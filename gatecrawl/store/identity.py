@@ -1,6 +1,6 @@
 """The identity of a stored object: what must change for the object to be rewritten.
 
-A page packet carries per-run facts (``run_id``, ``fetched_at`` and timings) that differ on
+A page packet carries per-run facts (``run_id``, ``fetched_at``, ``*_ms`` timings, render polls) that differ on
 every crawl even when the page did not change. Its *identity* is the sha256 of the packet's
 canonical JSON with those volatile fields removed (at any depth); every other object's
 identity is the sha256 of its bytes. Stores compare identities, not bytes, so a re-crawl of
@@ -15,14 +15,20 @@ from typing import Any
 
 __all__ = ["VOLATILE_FIELDS", "identity_sha256", "stable_view"]
 
-# Per-run facts: wall-clock times, latencies and the run id.
-VOLATILE_FIELDS = frozenset({"run_id", "fetched_at", "latency_ms", "conversion_ms", "render_elapsed_ms", "elapsed_ms"})
+# Per-run facts: the run id, wall-clock times, and every duration (any field named ``*_ms``, at any
+# depth: latency, conversion, render timings) plus timing-driven counters of the renderer.
+VOLATILE_FIELDS = frozenset({"run_id", "fetched_at", "polls"})
+VOLATILE_SUFFIX = "_ms"
+
+
+def _volatile(name: str) -> bool:
+    return name in VOLATILE_FIELDS or name.endswith(VOLATILE_SUFFIX)
 
 
 def stable_view(obj: Any) -> Any:
     """``obj`` without volatile fields (recursively)."""
     if isinstance(obj, dict):
-        return {k: stable_view(v) for k, v in obj.items() if k not in VOLATILE_FIELDS}
+        return {k: stable_view(v) for k, v in obj.items() if not _volatile(k)}
     if isinstance(obj, list):
         return [stable_view(v) for v in obj]
     return obj

@@ -1,14 +1,18 @@
-"""A local folder store: atomic writes (temp file, fsync, rename), identical bytes never rewritten."""
+"""A local folder store: atomic writes (temp file, fsync, rename); an object whose identity
+(``gatecrawl.store.identity``: the bytes, or for page packets the packet without per-run fields)
+is unchanged is never rewritten, the same rule as the S3 store."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import Mapping
 from urllib.parse import unquote
 
 from gatecrawl.store.base import Store, StoreError
+from gatecrawl.store.identity import identity_sha256
 
 __all__ = ["LocalStore"]
 
@@ -30,6 +34,9 @@ class LocalStore(Store):
             raise StoreError(f"cannot create store folder {self.root}: {exc}") from None
         self.writes = 0
         self.skipped = 0
+        self.deleted = 0
+        self._status: dict[str, str] = {}
+        self._lock = threading.Lock()
 
     def _path(self, key: str) -> Path:
         if key.startswith("/") or ".." in key.split("/"):
@@ -39,9 +46,14 @@ class LocalStore(Store):
     def put(self, key: str, data: bytes, *, content_type: str, metadata: Mapping[str, str] | None = None) -> bool:
         path = self._path(key)
         try:
-            if path.exists() and path.read_bytes() == data:
-                self.skipped += 1
-                return False
+            if path.exists():
+                old = path.read_bytes()
+                new_id = (metadata or {}).get("identity-sha256") or identity_sha256(key, data)
+                if old == data or identity_sha256(key, old) == new_id:
+                    with self._lock:
+                        self.skipped += 1
+                        self._status[key] = "unchanged"
+                    return False
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
             try:
@@ -58,8 +70,16 @@ class LocalStore(Store):
                 raise
         except OSError as exc:
             raise StoreError(f"cannot write {key}: {exc}") from None
-        self.writes += 1
+        with self._lock:
+            self.writes += 1
+            self._status[key] = "put"
         return True
+
+    def status(self, key: str) -> str | None:
+        return self._status.get(key)
+
+    def counters(self) -> dict[str, int]:
+        return {"put": self.writes, "unchanged": self.skipped, "deleted": self.deleted}
 
     def get(self, key: str) -> bytes | None:
         try:
@@ -81,4 +101,10 @@ class LocalStore(Store):
         try:
             self._path(key).unlink()
         except FileNotFoundError:
-            pass
+            self._status[key] = "absent"
+            return
+        except OSError as exc:
+            raise StoreError(f"cannot delete {key}: {exc}") from None
+        with self._lock:
+            self.deleted += 1
+            self._status[key] = "deleted"

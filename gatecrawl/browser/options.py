@@ -1,0 +1,149 @@
+"""Browser options for one site: launch flags, context arguments and the readiness spec.
+
+Everything that changes how a page renders is pinned here (viewport, locale, time zone,
+device scale, reduced motion, colour scheme, blocked service workers), so that two renders
+of the same page state give the same DOM.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from gatecrawl.core.recipes import RENDER_BROWSER_KEYS, RESOURCE_TYPES
+
+__all__ = ["BrowserOptions", "CHROMIUM_ARGS", "SYSTEM_CHROMIUM_PATHS", "find_system_chromium", "launch_args"]
+
+# Flags for a headless Chromium on a closed network: no background traffic to Google
+# services, no component or field-trial downloads, no GPU, no QUIC.
+CHROMIUM_ARGS: tuple[str, ...] = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-breakpad",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-dev-shm-usage",
+    "--disable-field-trial-config",
+    "--metrics-recording-only",
+    "--no-pings",
+    "--mute-audio",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,"
+    "AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions",
+)
+
+SYSTEM_CHROMIUM_PATHS: tuple[str, ...] = (
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/lib/chromium/chromium",
+    "/usr/bin/google-chrome",
+)
+
+_DEFAULT_MAIN = "main, article, [role=main], #root, #app, #__next, #__nuxt"
+
+
+def launch_args(extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """Launch flags: the pinned set, ``--no-sandbox`` when running as root (Chromium refuses
+    to start its sandbox as root), then ``extra`` without duplicates."""
+    args = list(CHROMIUM_ARGS)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")
+    for a in extra:
+        if a not in args:
+            args.append(a)
+    return args
+
+
+def find_system_chromium() -> str | None:
+    """The first system Chromium found (Debian's ``chromium`` package first), else None."""
+    for p in SYSTEM_CHROMIUM_PATHS:
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    return found
+
+
+def _default(name: str) -> Any:
+    value = RENDER_BROWSER_KEYS[name][1]
+    return list(value) if isinstance(value, list) else value
+
+
+@dataclass(frozen=True, kw_only=True)
+class BrowserOptions:
+    """The ``[render.browser]`` table of a recipe with every default filled in."""
+
+    conditions: tuple[str, ...]
+    main_selector: str
+    min_main_text_chars: int
+    pending_selector: str
+    pending_heading_regex: str
+    required_heading_regex: str | None
+    network_idle_ms: int
+    network_idle_cap_ms: int
+    stability_window_ms: int
+    readiness_poll_interval_ms: int
+    scroll_max_steps: int
+    scroll_step_wait_ms: int
+    max_render_time_ms: int
+    viewport_width: int
+    viewport_height: int
+    locale: str
+    timezone: str
+    allow_resources: tuple[str, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any] | None, main_selectors: tuple[str, ...] = ()) -> BrowserOptions:
+        """Options from a validated ``[render.browser]`` table (``Recipe.render``)."""
+        t = dict(table or {})
+        values = {name: t.get(name, _default(name)) for name in RENDER_BROWSER_KEYS}
+        if not values["main_selector"]:
+            values["main_selector"] = ", ".join(main_selectors) if main_selectors else _DEFAULT_MAIN
+        values["conditions"] = tuple(values["conditions"])
+        values["allow_resources"] = tuple(values["allow_resources"])
+        return cls(**values)
+
+    @classmethod
+    def from_recipe(cls, recipe: Any) -> BrowserOptions:
+        return cls.from_table(getattr(recipe, "render", None), tuple(getattr(recipe, "main_selectors", ()) or ()))
+
+    @property
+    def blocked_resources(self) -> frozenset[str]:
+        return frozenset(RESOURCE_TYPES) - set(self.allow_resources)
+
+    def context_kwargs(self) -> dict[str, Any]:
+        """Arguments for ``browser.new_context``: pinned for reproducible renders."""
+        return {
+            "viewport": {"width": self.viewport_width, "height": self.viewport_height},
+            "screen": {"width": self.viewport_width, "height": self.viewport_height},
+            "device_scale_factor": 1,
+            "locale": self.locale,
+            "timezone_id": self.timezone,
+            "color_scheme": "light",
+            "reduced_motion": "reduce",
+            "service_workers": "block",
+            "java_script_enabled": True,
+            "accept_downloads": False,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """What the packet records about the browser setup."""
+        return {
+            "conditions": list(self.conditions),
+            "main_selector": self.main_selector,
+            "viewport": [self.viewport_width, self.viewport_height],
+            "locale": self.locale,
+            "timezone": self.timezone,
+            "max_render_time_ms": self.max_render_time_ms,
+            "stability_window_ms": self.stability_window_ms,
+            "blocked_resources": sorted(self.blocked_resources),
+        }

@@ -1,0 +1,1 @@
+"""Scrapy extensions (thin adapters around the pure core)."""

@@ -1,0 +1,326 @@
+"""Browser escalation: render only the pages that need it, once, until the content is ready.
+
+Two downloader middlewares share this module.
+
+``RenderMiddleware`` (priority 560, after ``PresenceMiddleware`` at 570, so it sees the
+decompressed, redirected response and the gate's verdict; before ``RetryMiddleware``).
+On a plain HTML response it decides, from the recipe's render policy and the presence
+verdict, whether the page must be rendered:
+
+- policy ``skip`` (recipe or a ``[[render.rules]]`` match): never;
+- policy ``force``: always (reason ``force``, or ``force_rule`` from a URL rule);
+- policy ``auto``: when the gate flagged a shell (``needs_render``; reason ``shell_page``).
+
+It then returns the request again with ``playwright`` meta, ``dont_filter=True`` and its own
+counter ``gatecrawl_render_attempts`` (at most ``GATECRAWL_RENDER_MAX_ATTEMPTS``), recording
+``gatecrawl_escalated_from="http"`` and ``gatecrawl_escalation_reason``; the presence verdict
+(with its score) stays in ``gatecrawl_presence``. The spider callback therefore sees the
+rendered DOM, and links that exist only after rendering are followed. Error statuses (>= 400)
+are never rendered. ``ConvertPipeline`` calls :func:`escalate_item` when the extraction gate
+flags a page that was not rendered: the same request shape, the same counter.
+
+``BrowserPageMiddleware`` (priority 950, next to the download handler) dresses every render
+request for scrapy-playwright: the site's browser context (``playwright_context``, recycled
+after ``GATECRAWL_BROWSER_CONTEXT_MAX_PAGES`` pages), pinned context arguments, the readiness
+session (init callback + page method), ``playwright_include_page`` so that it can close the
+page itself, first thing, on every response and every exception. It writes the readiness
+report to ``gatecrawl_render`` and enforces ``DOWNLOAD_MAXSIZE`` on the rendered DOM. A render
+that ran out of time becomes a response flagged ``playwright`` whose report says
+``render_readiness_passed: False``, so the conversion path drops it as ``readiness_timeout``
+(never a silent partial page). A crash or navigation error goes to the errback.
+
+Settings: ``GATECRAWL_RENDER_ENABLED``, ``GATECRAWL_RENDER_MAX_ATTEMPTS``,
+``GATECRAWL_BROWSER_CONTEXT_MAX_PAGES``, ``DOWNLOAD_MAXSIZE``.
+Meta (written): ``gatecrawl_render_attempts``, ``gatecrawl_escalated_from``,
+``gatecrawl_escalation_reason``, ``gatecrawl_render``, ``gatecrawl_url_requested`` and
+scrapy-playwright's ``playwright*`` keys. Meta (read): ``gatecrawl_presence``.
+Stats: ``gatecrawl/render/requested``, ``gatecrawl/render/requested/<reason>``,
+``gatecrawl/render/max_reached``, ``gatecrawl/render/skipped/<why>``,
+``gatecrawl/render/succeeded``, ``gatecrawl/render/ready/<condition>``,
+``gatecrawl/render/readiness_timeout``, ``gatecrawl/render/readiness_timeout/<condition>``,
+``gatecrawl/render/failed``, ``gatecrawl/render/failed/<error>``,
+``gatecrawl/browser/{page_opened,page_closed,context_opened,context_closed,context_recycled}``,
+``gatecrawl/browser/aborted/<resource type>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import scrapy
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse
+
+from gatecrawl.browser.contexts import BrowserLedger, ContextPool
+from gatecrawl.browser.options import BrowserOptions
+from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderTimeout
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+    from gatecrawl.core.recipes import Recipe
+
+__all__ = ["RenderMiddleware", "BrowserPageMiddleware", "render_decision", "render_request", "escalate_item"]
+
+logger = logging.getLogger(__name__)
+
+# Meta left by the plain download that must not leak into the browser request.
+_TRANSIENT_META = (
+    "download_latency",
+    "download_slot",
+    "download_maxsize",
+    "download_warnsize",
+    "redirect_urls",
+    "redirect_reasons",
+    "redirect_times",
+    "redirect_ttl",
+    "retry_times",
+    "_gatecrawl_render_session",
+)
+_EMPTY_DOM = b"<html><head></head><body></body></html>"
+
+
+def render_decision(recipe: Recipe, url: str, presence: dict | None, status: int = 200) -> tuple[str | None, str]:
+    """``(reason, why)``: the escalation reason, or None and why not."""
+    policy, origin = recipe.render_policy_for(url)
+    if policy == "skip":
+        return None, "policy_skip"
+    if status >= 400:
+        return None, "http_status"
+    if policy == "force":
+        return ("force" if origin == "recipe" else "force_rule"), ""
+    if presence and presence.get("needs_render"):
+        return "shell_page", ""
+    return None, "not_needed"
+
+
+def render_request(request: Request, url: str, reason: str) -> Request:
+    """The browser request for ``request``: one more attempt, playwright meta, not filtered."""
+    meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright")}
+    meta["gatecrawl_url_requested"] = request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0]
+    meta["gatecrawl_render_attempts"] = int(request.meta.get("gatecrawl_render_attempts", 0)) + 1
+    meta["gatecrawl_escalated_from"] = "http"
+    meta["gatecrawl_escalation_reason"] = reason
+    meta["gatecrawl_render"] = {}
+    meta["playwright"] = True
+    return request.replace(url=url, meta=meta, dont_filter=True)
+
+
+def _stats_requested(stats: Any, reason: str) -> None:
+    stats.inc_value("gatecrawl/render/requested")
+    stats.inc_value(f"gatecrawl/render/requested/{reason}")
+
+
+class RenderMiddleware:
+    def __init__(self, crawler: Crawler) -> None:
+        if not crawler.settings.getbool("GATECRAWL_RENDER_ENABLED"):
+            raise NotConfigured("GATECRAWL_RENDER_ENABLED is off")
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.max_attempts = crawler.settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RenderMiddleware:
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Request | Response:
+        if request.meta.get("playwright") or "playwright" in (response.flags or []):
+            return response
+        if not isinstance(response, HtmlResponse):
+            return response
+        recipe = getattr(self.crawler.spider, "recipe", None)
+        if recipe is None:
+            return response
+        reason, why = render_decision(recipe, response.url, request.meta.get("gatecrawl_presence"), response.status)
+        if reason is None:
+            if why in ("policy_skip", "http_status") and (request.meta.get("gatecrawl_presence") or {}).get("needs_render"):
+                self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
+            return response
+        if int(request.meta.get("gatecrawl_render_attempts", 0)) >= self.max_attempts:
+            self.stats.inc_value("gatecrawl/render/max_reached")
+            return response
+        _stats_requested(self.stats, reason)
+        logger.debug("rendering %s (%s)", response.url, reason, extra={"spider": self.crawler.spider})
+        return render_request(request, response.url, reason)
+
+
+def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
+    """Re-request a plain-HTTP page through the browser after the item pipeline's gate flagged
+    it (the same request shape and counter as the middleware). True when scheduled."""
+    settings = crawler.settings
+    if item.reader != "http" or not settings.getbool("GATECRAWL_RENDER_ENABLED"):
+        return False
+    spider = crawler.spider
+    recipe = getattr(spider, "recipe", None)
+    if recipe is None or crawler.engine is None:
+        return False
+    reason, why = render_decision(recipe, item.url_final, dict(presence or {}, needs_render=True), item.http_status or 200)
+    if reason is None:
+        crawler.stats.inc_value(f"gatecrawl/render/skipped/{why}")
+        return False
+    if settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS") < 1:
+        crawler.stats.inc_value("gatecrawl/render/max_reached")
+        return False
+    if reason == "shell_page":
+        reason = "pipeline_shell_page"
+    plain = scrapy.Request(
+        item.url_final,
+        callback=spider.parse,
+        errback=spider.errback,
+        meta={
+            "depth": item.depth or 0,
+            "gatecrawl_start_time": time.monotonic(),
+            "gatecrawl_url_requested": item.url_requested,
+            "gatecrawl_presence": presence,
+        },
+    )
+    _stats_requested(crawler.stats, reason)
+    crawler.engine.crawl(render_request(plain, item.url_final, reason))
+    return True
+
+
+class BrowserPageMiddleware:
+    def __init__(self, crawler: Crawler) -> None:
+        if not crawler.settings.getbool("GATECRAWL_RENDER_ENABLED"):
+            raise NotConfigured("GATECRAWL_RENDER_ENABLED is off")
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.max_bytes = crawler.settings.getint("DOWNLOAD_MAXSIZE")
+        self.pool = ContextPool(max_pages=crawler.settings.getint("GATECRAWL_BROWSER_CONTEXT_MAX_PAGES"))
+        self.ledger = BrowserLedger(lambda event: self.stats.inc_value(f"gatecrawl/browser/{event}"))
+        self._sessions: weakref.WeakKeyDictionary[Any, tuple[ReadinessSession, str]] = weakref.WeakKeyDictionary()
+        self._options: dict[str, BrowserOptions] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BrowserPageMiddleware:
+        return cls(crawler)
+
+    def _options_for(self, recipe: Recipe) -> BrowserOptions:
+        opts = self._options.get(recipe.digest)
+        if opts is None:
+            opts = self._options[recipe.digest] = BrowserOptions.from_recipe(recipe)
+        return opts
+
+    def _abort_stat(self, resource_type: str) -> None:
+        self.stats.inc_value(f"gatecrawl/browser/aborted/{resource_type}")
+
+    def process_request(self, request: Request) -> None:
+        if not request.meta.get("playwright") or "gatecrawl_render_attempts" not in request.meta:
+            return None
+        from scrapy_playwright.page import PageMethod
+
+        recipe = getattr(self.crawler.spider, "recipe", None)
+        opts = self._options_for(recipe) if recipe is not None else BrowserOptions.from_table(None)
+        previous = self._sessions.pop(request, None)
+        if previous is not None:  # the same request again (a retry): its old slot is free
+            self.pool.release(previous[1])
+        name = self.pool.assign(recipe.name if recipe is not None else "default")
+        session = ReadinessSession(
+            opts,
+            max_bytes=int(request.meta.get("download_maxsize", self.max_bytes) or 0),
+            context_name=name,
+            on_page=self.ledger.page_opened,
+            on_abort=self._abort_stat,
+        )
+        self._sessions[request] = (session, name)
+        meta = request.meta
+        meta["gatecrawl_render"] = session.report
+        meta["playwright_include_page"] = True
+        meta["playwright_context"] = name
+        meta["playwright_context_kwargs"] = opts.context_kwargs()
+        meta["playwright_page_init_callback"] = session.init_page
+        meta["playwright_page_methods"] = [PageMethod(session.wait_ready)]
+        meta["playwright_page_goto_kwargs"] = {"wait_until": "commit", "timeout": opts.max_render_time_ms}
+        session.report["browser"] = opts.summary()
+        return None
+
+    async def _close_page(self, request: Request, name: str) -> None:
+        page = request.meta.pop("playwright_page", None)
+        # the session is only needed by the handler; drop the references it holds
+        request.meta.pop("playwright_page_init_callback", None)
+        request.meta.pop("playwright_page_methods", None)
+        ctx = None
+        if page is not None:
+            try:
+                ctx = page.context
+                if not page.is_closed():
+                    await asyncio.wait_for(page.close(), timeout=10)
+            except Exception as exc:  # a crashed browser: the page is gone with it
+                logger.debug("closing page failed: %r", exc)
+        if self.pool.release(name) and ctx is not None:
+            try:
+                await asyncio.wait_for(ctx.close(), timeout=10)
+                self.stats.inc_value("gatecrawl/browser/context_recycled")
+            except Exception as exc:
+                logger.debug("closing context %s failed: %r", name, exc)
+
+    async def process_response(self, request: Request, response: Response) -> Response:
+        entry = self._sessions.pop(request, None)
+        if entry is None:
+            return response
+        session, name = entry
+        await self._close_page(request, name)
+        report = session.report
+        if report.get("render_readiness_passed") is None:
+            # the handler returned without running the readiness method (a download, not a page)
+            report.update(render_readiness_passed=False, render_readiness_reason="timeout:not_evaluated")
+        if self.max_bytes and len(response.body) > self.max_bytes:
+            self._failed("too_large")
+            raise IgnoreRequest(f"rendered DOM of {len(response.body)} bytes is over DOWNLOAD_MAXSIZE ({self.max_bytes})")
+        self._count_verdict(report)
+        return response
+
+    async def process_exception(self, request: Request, exception: BaseException) -> Response | None:
+        entry = self._sessions.pop(request, None)
+        if entry is None:
+            return None
+        session, name = entry
+        await self._close_page(request, name)
+        if isinstance(exception, RenderAborted):
+            self._failed(exception.reason)
+            return None
+        if not isinstance(exception, RenderTimeout) and not _is_playwright_timeout(exception):
+            self._failed(type(exception).__name__)
+            session.report.update(render_readiness_passed=False, render_readiness_reason=f"render_failed:{type(exception).__name__}")
+            logger.info("render failed for %s: %s", request.url, exception, extra={"spider": self.crawler.spider})
+            return None
+        if session.report.get("render_readiness_passed") is None:
+            session.fail_navigation()
+        self._count_verdict(session.report)
+        # The DOM could not be read in time: an empty rendered response whose report fails
+        # readiness, so the page is dropped as readiness_timeout with its packet.
+        return HtmlResponse(
+            url=request.url,
+            status=session.nav_status or 200,
+            body=_EMPTY_DOM,
+            encoding="utf-8",
+            request=request,
+            flags=["playwright"],
+        )
+
+    def _failed(self, why: str) -> None:
+        self.stats.inc_value("gatecrawl/render/failed")
+        self.stats.inc_value(f"gatecrawl/render/failed/{why}")
+
+    def _count_verdict(self, report: dict) -> None:
+        reason = str(report.get("render_readiness_reason") or "")
+        if report.get("render_readiness_passed"):
+            self.stats.inc_value("gatecrawl/render/succeeded")
+            self.stats.inc_value(f"gatecrawl/render/ready/{reason.partition(':')[2] or reason}")
+        else:
+            self.stats.inc_value("gatecrawl/render/readiness_timeout")
+            self.stats.inc_value(f"gatecrawl/render/readiness_timeout/{reason.partition(':')[2] or reason}")
+
+
+def _is_playwright_timeout(exc: BaseException) -> bool:
+    try:
+        from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, (PlaywrightTimeoutError, asyncio.TimeoutError))

@@ -1,0 +1,177 @@
+"""Unit tests for main-content selection (gatecrawl.core.extract)."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from gatecrawl.core.extract import EXTRACTOR_VERSION, Selection, select_main
+from gatecrawl.core.htmlparse import parse_html
+from gatecrawl.core.markdown import to_markdown
+
+PARA = (
+    "This is a sentence of real article prose with enough words to count as content. "
+    "It continues with a second sentence, so that the block looks like a paragraph. "
+)
+
+
+def prose(n: int = 3, tag: str = "p") -> str:
+    return "".join(f"<{tag}>{PARA} Paragraph {i}.</{tag}>" for i in range(n))
+
+
+def page(body: str) -> lxml.html.HtmlElement:
+    return parse_html(f"<html><head><title>t</title></head><body>{body}</body></html>")
+
+
+NAV = "<nav><ul>" + "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(8)) + "</ul></nav>"
+
+
+def text_of(sel: Selection) -> str:
+    return " ".join(sel.root.text_content().split())
+
+
+def test_version_and_shape():
+    assert EXTRACTOR_VERSION.startswith("extract/")
+    sel = select_main(page(f"<article>{prose()}</article>"))
+    assert isinstance(sel, Selection)
+    assert list(sel.removal_rules) == sorted(set(sel.removal_rules))
+    assert 0 < sel.main_text_chars <= sel.page_text_chars
+
+
+def test_recipe_selector_priority_and_first_match():
+    doc = page(
+        f"<div class='a'>{prose(1)} first a</div><div class='b'>{prose(2)}</div>"
+        f"<div class='a'>{prose(1)} second a</div>"
+    )
+    sel = select_main(doc, main_selectors=[".missing", ".b", ".a"])
+    assert sel.rule == "recipe_selector" and sel.selector == ".b"
+    sel = select_main(doc, main_selectors=[".a", ".b"])
+    assert sel.selector == ".a" and "first a" in text_of(sel) and "second a" not in text_of(sel)
+
+
+def test_recipe_selector_needs_text():
+    doc = page(f"<div class='empty'> </div><main>{prose()}</main>")
+    sel = select_main(doc, main_selectors=[".empty"])
+    assert sel.rule != "recipe_selector"
+
+
+def test_recipe_exclude():
+    doc = page(f"<div class='body'>{prose()}<div class='promo-x'>Buy things now</div></div>")
+    sel = select_main(doc, main_selectors=[".body"], exclude_selectors=[".promo-x"])
+    assert "Buy things" not in text_of(sel)
+    assert "recipe_exclude" in sel.removal_rules
+
+
+def test_semantic_article_preferred():
+    doc = page(f"{NAV}<div id='wrap'><article><h1>Title</h1>{prose(4)}</article>"
+               f"<aside>{prose(1)} aside text</aside></div><footer>Footer text here</footer>")
+    sel = select_main(doc)
+    assert sel.rule == "semantic_article" and sel.selector == "article"
+    assert "Title" in text_of(sel) and "aside text" not in text_of(sel)
+
+
+def test_semantic_main_and_role_main():
+    sel = select_main(page(f"{NAV}<main><h1>T</h1>{prose(4)}</main>"))
+    assert sel.rule == "semantic_main"
+    sel = select_main(page(f"{NAV}<div role='main'><h1>T</h1>{prose(4)}</div>"))
+    assert sel.rule == "role_main"
+
+
+def test_density_fallback_picks_prose_not_nav():
+    doc = page(f"{NAV}<div class='x'><div class='y'>{prose(5)}</div></div>"
+               "<div class='z'>" + "".join(f"<a href='/t{i}'>tag {i}</a> " for i in range(30)) + "</div>")
+    sel = select_main(doc)
+    assert sel.rule == "density_score"
+    assert "Paragraph 4" in text_of(sel) and "Section 1" not in text_of(sel)
+
+
+def test_named_exclusion_rules():
+    body = (
+        "<article><h1>Headline</h1>"
+        "<div class='cookie-banner'>We use cookies to improve things.</div>"
+        "<div class='share-bar'><a href='/fb'>Facebook</a> <a href='/tw'>Twitter</a></div>"
+        f"{prose(4)}"
+        "<div class='newsletter-signup'>Get our newsletter every morning.</div>"
+        "<section class='related-articles'><h3>Related</h3><ul><li><a href='/r1'>Other story one</a></li>"
+        "<li><a href='/r2'>Other story two</a></li></ul></section>"
+        "<div id='comments'><p>I disagree with this article, first commenter.</p></div>"
+        "</article>"
+    )
+    sel = select_main(page(body))
+    t = text_of(sel)
+    for gone in ("cookies", "Facebook", "newsletter", "Other story", "first commenter"):
+        assert gone not in t, gone
+    for rule in ("exclude_cookie_banner", "exclude_share_bar", "exclude_newsletter",
+                 "exclude_related", "exclude_comments"):
+        assert rule in sel.removal_rules, rule
+    assert "Paragraph 3" in t
+
+
+def test_comments_kept_only_when_asked():
+    body = (f"<article>{prose(4)}<div class='comments'><p>Reader comment that is kept when "
+            "asked for.</p></div></article>")
+    assert "Reader comment" not in text_of(select_main(page(body)))
+    sel = select_main(page(body), keep_comments=True)
+    assert "Reader comment" in text_of(sel)
+    assert "exclude_comments" not in sel.removal_rules
+
+
+def test_captions_and_bylines_kept():
+    body = (
+        "<article><h1>Headline</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
+        "<figure><img src='/a.jpg' alt='x'><figcaption>Photo caption: the river at dawn"
+        "</figcaption></figure>"
+        f"{prose(4)}</article>"
+    )
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "By Jane Doe" in t and "river at dawn" in t
+    assert "keep_byline" in sel.removal_rules and "keep_caption" in sel.removal_rules
+
+
+def test_coverage_guard_one_page_site():
+    sections = "".join(
+        f"<div class='block'><h2>Part {i}</h2>{prose(2)}</div>" for i in range(4)
+    )
+    doc = page(f"{NAV}<div class='page'>{sections}</div>")
+    sel = select_main(doc)
+    t = text_of(sel)
+    assert all(f"Part {i}" in t for i in range(4)), sel.rule
+    assert "Section 1" not in t
+
+
+def test_hidden_blocks_removed():
+    body = f"<article>{prose(3)}<div style='display:none'>secret hidden</div><p hidden>also hidden</p></article>"
+    sel = select_main(page(body))
+    assert "hidden" not in text_of(sel)
+    assert "exclude_hidden" in sel.removal_rules
+
+
+def test_does_not_mutate_doc_and_deterministic():
+    doc = page(f"{NAV}<article><h1>T</h1>{prose(3)}<div class='share'>share</div></article>")
+    before = lxml.html.tostring(doc)
+    a = select_main(doc)
+    b = select_main(doc)
+    assert lxml.html.tostring(doc) == before
+    assert lxml.html.tostring(a.root) == lxml.html.tostring(b.root)
+    assert (a.rule, a.selector, a.removal_rules) == (b.rule, b.selector, b.removal_rules)
+
+
+def test_body_fallback_on_empty():
+    sel = select_main(page(""))
+    assert sel.rule == "body_fallback"
+    assert sel.main_text_chars == 0
+    assert to_markdown(sel.root, base_url="https://example.com/").text == ""
+
+
+def test_never_raises_on_odd_input():
+    for doc in (parse_html(b""), lxml.html.fromstring("<p>x</p>"), lxml.html.Element("div")):
+        select_main(doc)
+    select_main(page(prose()), main_selectors=["!!!not css"], exclude_selectors=["[[["])
+
+
+def test_selection_feeds_markdown_with_base_href():
+    doc = parse_html("<html><head><base href='https://cdn.example.org/a/'></head><body>"
+                     f"<article>{prose(3)}<p><a href='x.html'>link</a></p></article></body></html>")
+    sel = select_main(doc)
+    md = to_markdown(sel.root, base_url="https://example.com/")
+    assert "(https://cdn.example.org/a/x.html)" in md.text

@@ -1,0 +1,109 @@
+"""Golden cases for the deterministic Markdown rules (gatecrawl.core.markdown).
+
+Each ``tests/fixtures/<case>/`` holding ``input.html`` and ``expected.md`` is one rule
+(the case is named after it); an optional ``meta.json`` gives ``{"base_url": ...}``.
+The body of ``input.html`` is converted with ``to_markdown`` and must equal
+``expected.md`` byte for byte, and a second conversion must give the same bytes.
+
+The round-trip test parses every ``expected.md`` with markdown-it-py (CommonMark + GFM
+tables, HTML *enabled* so raw HTML would show up as tokens) and checks that there is no
+raw HTML (the only tag allowed is ``<br>`` inside a table cell, the documented cell line
+break) and that every table row has the same number of columns as its header.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from gatecrawl.core.htmlparse import parse_html
+from gatecrawl.core.markdown import to_markdown
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CASES = sorted(
+    p.name for p in FIXTURES.iterdir()
+    if p.is_dir() and (p / "input.html").is_file() and (p / "expected.md").is_file()
+)
+DEFAULT_BASE = "https://example.com/page.html"
+
+
+def _convert(case: str) -> str:
+    d = FIXTURES / case
+    meta = json.loads((d / "meta.json").read_text("utf-8")) if (d / "meta.json").exists() else {}
+    doc = parse_html((d / "input.html").read_bytes())
+    return to_markdown(doc.find("body"), base_url=meta.get("base_url", DEFAULT_BASE)).text
+
+
+def test_enough_golden_cases():
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden(case: str):
+    expected = (FIXTURES / case / "expected.md").read_bytes()
+    first = _convert(case).encode("utf-8")
+    assert first == expected, f"{case}: output changed:\n{first.decode()}"
+    assert _convert(case).encode("utf-8") == first  # same bytes on a second conversion
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_output_shape(case: str):
+    text = (FIXTURES / case / "expected.md").read_text("utf-8")
+    if not text:
+        return
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    assert "\r" not in text
+    assert "\n\n\n" not in text
+
+
+_MD = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+def _table_row_cells(line: str) -> int:
+    body = line.strip()
+    body = re.sub(r"\\.", "xx", body)  # escaped characters (incl. \|) are not separators
+    body = re.sub(r"`[^`]*`", lambda m: m.group(0).replace("|", "x"), body)
+    return body.strip("|").count("|") + 1
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_round_trip_no_raw_html_and_rectangular_tables(case: str):
+    text = (FIXTURES / case / "expected.md").read_text("utf-8")
+    tokens = _MD.parse(text)
+    in_cell = False
+    for tok in tokens:
+        assert tok.type != "html_block", f"{case}: raw HTML block {tok.content!r}"
+        if tok.type in ("th_open", "td_open"):
+            in_cell = True
+        elif tok.type in ("th_close", "td_close"):
+            in_cell = False
+        for child in tok.children or []:
+            if child.type == "html_inline":
+                assert in_cell and child.content == "<br>", f"{case}: raw HTML {child.content!r}"
+    # every table: header, delimiter and body rows have the same column count
+    for i, tok in enumerate(tokens):
+        if tok.type != "table_open":
+            continue
+        start, end = tok.map
+        rows = text.split("\n")[start:end]
+        counts = {_table_row_cells(r) for r in rows}
+        assert len(counts) == 1, f"{case}: ragged table {rows}"
+        header_cells = 0
+        j = i + 1
+        while tokens[j].type != "tr_close":
+            header_cells += tokens[j].type == "th_open"
+            j += 1
+        assert counts == {header_cells}
+
+
+def test_round_trip_sees_tables():
+    n = sum(
+        1 for case in CASES
+        for tok in _MD.parse((FIXTURES / case / "expected.md").read_text("utf-8"))
+        if tok.type == "table_open"
+    )
+    assert n >= 8
