@@ -68,6 +68,9 @@ ITEM_PIPELINES = {
 DOWNLOADER_MIDDLEWARES = {
     # First of all: refuse destinations outside the egress policy and pin vetted addresses.
     "gatecrawl.middlewares.egress.EgressMiddleware": 40,
+    # Off-site requests (redirect hops included) are refused with a typed reason and a packet.
+    "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    "gatecrawl.middlewares.offsite.OffsiteMiddleware": 50,
     # After decompression (590) and redirects (600/580), before retries (550).
     "gatecrawl.middlewares.presence.PresenceMiddleware": 570,
     # After the gate (570): escalates shells to the browser; before retries (550).

@@ -175,3 +175,17 @@ def test_selection_feeds_markdown_with_base_href():
     sel = select_main(doc)
     md = to_markdown(sel.root, base_url="https://example.com/")
     assert "(https://cdn.example.org/a/x.html)" in md.text
+
+
+def test_coverage_guard_widens_over_link_bars():
+    # Three equal sections separated by link bars heavy enough that the best single node
+    # is one section; the guard widens to the parent, and the bars are then removed.
+    def bar(i: int) -> str:
+        return "<div>" + "".join(f"<a href='/n{i}{j}'>menu entry {j}</a> " for j in range(11)) + "</div>"
+
+    sections = "".join(f"<div class='part'><h2>Part {i}</h2>{prose(2)}</div>{bar(i)}" for i in range(3))
+    sel = select_main(page(sections))
+    assert sel.rule == "coverage_guard"
+    t = text_of(sel)
+    assert all(f"Part {i}" in t for i in range(3))
+    assert "menu entry" not in t and "exclude_link_dense" in sel.removal_rules

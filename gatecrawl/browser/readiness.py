@@ -13,8 +13,9 @@ checks the recipe's conditions, all of which must hold at the same time:
 - ``network_idle`` (C): no request started or finished for ``network_idle_ms``; after
   ``network_idle_cap_ms`` it counts as met (long polls never block a render);
 - ``stability`` (D): the main container's text hash has not changed for ``stability_window_ms``;
-- ``scroll`` (E): once A holds (when enabled), scroll to the bottom in steps until the
-  container stops growing, at most ``scroll_max_steps`` steps.
+- ``scroll`` (E): once A holds (when enabled), scroll to the bottom in steps, waiting
+  ``scroll_step_wait_ms`` after each, until the container has not grown for two steps in a
+  row, at most ``scroll_max_steps`` steps.
 
 Everything runs under ``max_render_time_ms``. The outcome is a JSON-able report (the
 ``gatecrawl_render`` meta key, copied to the evidence packet):
@@ -86,6 +87,10 @@ PROBE_JS = r"""
 _SCROLL_JS = "() => { const se = document.scrollingElement || document.documentElement; window.scrollTo(0, se.scrollHeight); return se.scrollHeight; }"
 
 
+# Scrolling stops after this many consecutive steps without growth (one slow loader is not the end).
+_SCROLL_SETTLE_STEPS = 2
+
+
 class RenderTimeout(Exception):
     """The page could not be read before the deadline (blocked main thread, no navigation)."""
 
@@ -141,6 +146,7 @@ class ReadinessSession:
             render_elapsed_ms=None,
             conditions=list(self.options.conditions),
             condition_met_ms={c: None for c in self.options.conditions},
+            browser=self.options.summary(),
         )
 
     # -- before navigation ------------------------------------------------------------
@@ -222,6 +228,7 @@ class ReadinessSession:
         scroll_steps = 0
         scroll_at: float | None = None
         scroll_chars = -1
+        scroll_idle = 0
         scroll_height = -1
         capped = False
         polls = 0
@@ -268,7 +275,8 @@ class ReadinessSession:
                 if not scroll_done and met.get("selector", True):
                     if scroll_at is None or now - scroll_at >= opts.scroll_step_wait_ms / 1000:
                         grew = probe["chars"] > scroll_chars or probe["height"] > scroll_height
-                        if scroll_at is not None and not grew:
+                        scroll_idle = 0 if grew else scroll_idle + 1
+                        if scroll_at is not None and scroll_idle >= _SCROLL_SETTLE_STEPS:
                             scroll_done = True
                         elif scroll_steps >= opts.scroll_max_steps:
                             scroll_done = True
@@ -323,3 +331,28 @@ class ReadinessSession:
     def fail_navigation(self) -> None:
         """Record a navigation that did not commit within the budget."""
         self._finish(False, "timeout:navigation", {c: None for c in self.options.conditions}, {}, 0, 0, False)
+
+
+async def render_with_readiness(context: Any, url: str, options: BrowserOptions, *, max_bytes: int = 0) -> tuple[dict[str, Any], str | None]:
+    """Render ``url`` in a new page of ``context`` the way a crawl does (init, navigate until
+    commit, wait for readiness, read the DOM, close the page). Returns ``(report, html)``;
+    ``html`` is None when the page could not be read. For tests and benchmarks."""
+    from playwright.async_api import Error as PlaywrightError
+
+    session = ReadinessSession(options, max_bytes=max_bytes)
+    page = await context.new_page()
+    try:
+        await session.init_page(page)
+        try:
+            await page.goto(url, wait_until="commit", timeout=options.max_render_time_ms)
+        except PlaywrightError:
+            session.fail_navigation()
+            return dict(session.report), None
+        try:
+            await session.wait_ready(page)
+        except (RenderTimeout, RenderAborted):
+            return dict(session.report), None
+        html = await asyncio.wait_for(page.content(), timeout=max(1.0, options.max_render_time_ms / 1000))
+        return dict(session.report), html
+    finally:
+        await page.close()

@@ -2,38 +2,71 @@
 
 ``select_main(doc)`` returns a :class:`Selection`: a cleaned deep copy of the subtree that
 holds the page's main content, the name of the rule that chose it, and the sorted names of
-the removal/keep rules that fired. ``doc`` is never mutated.
+the removal/keep rules that fired. ``doc`` is never mutated; nothing depends on set or dict
+iteration order (elements are visited in document order).
 
-Selection, in order (first rule that yields a node wins):
+Pre-cleaning (always): scripts, styles, templates, forms controls, media and other
+non-content elements are dropped; hidden blocks (``hidden``, ``aria-hidden=true``,
+``display:none``/``visibility:hidden`` styles, ``sr-only``-style classes) are dropped
+(``exclude_hidden``).
 
-1. ``recipe_selector``: each recipe CSS selector in priority order; for a selector the first
-   matching node in document order with at least :data:`MIN_TEXT` visible characters wins.
-2. Otherwise every element gets a *content score*: the visible text of the page is split
-   into blocks (text is attributed to its nearest block-level ancestor); each block is worth
-   ``plain - 3 * linked - 15`` characters (``plain`` = characters outside links), plus a
-   bonus for sentence punctuation; an element's score is the sum over the blocks inside it.
-   The best element (highest score; deepest on ties) is the *density* candidate.
-3. ``semantic_article_body`` / ``semantic_article`` / ``semantic_main`` / ``role_main``: if
-   the density candidate lies inside (or is) such a container, and the container's score is
-   not much lower, the nearest such container is chosen instead (it usually carries the
-   headline and byline too).
-4. ``density_score``: the density candidate itself.
-5. ``coverage_guard``: if the chosen node holds less than :data:`COVERAGE_MIN` of the
-   page's positive content score, the selection is widened to the nearest ancestor that
-   does (one-page sites whose sections sit in sibling containers).
-6. ``body_fallback``: no block has positive score (empty or junk-only page).
+Selection, first rule that yields a node wins:
 
-Removal rules applied inside the chosen node (each firing is recorded by name):
-``exclude_hidden``, ``exclude_nav``, ``exclude_cookie_banner``, ``exclude_share_bar``,
-``exclude_related``, ``exclude_newsletter``, ``exclude_comments`` (skipped when
-``keep_comments``), ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``,
-``exclude_author_bio``, ``exclude_tags``, ``exclude_link_dense`` (link lists), and
-``recipe_exclude`` (recipe selectors). Keep rules: ``keep_caption`` (figure captions) and
-``keep_byline`` (author/date lines) protect a block from pattern removal; they are recorded
-when they protect a block that a removal pattern matched, or (for captions/bylines present
-in the selection) always, so a reader of the evidence knows they were kept on purpose.
-A block holding more than half of the selection's text is never removed by a class/id
-pattern (guards against page-level wrappers such as ``<div class="post comments-open">``).
+1. ``recipe_selector``: each recipe CSS selector in priority order; for one selector the
+   first matching node in document order with at least :data:`MIN_TEXT` visible
+   characters wins. Recipe ``exclude_selectors`` and the pattern rules below are then
+   applied inside it.
+2. Otherwise ``exclude_selectors`` and the pattern rules are applied to the whole body and
+   every element gets a *content score*: text is attributed to its nearest block-level
+   ancestor (lists and tables count as one block); a block is worth
+   ``plain - 2 * max(0, linked - plain) - 10 + 10 * sentences (max 5)`` where ``plain`` /
+   ``linked`` are its characters outside / inside links; an element's score is the sum over
+   the blocks inside it. The best element (highest score, deepest on ties, first in
+   document order) is the density candidate. If it contains several ``<article>``
+   elements, the one holding the page's first ``<h1>`` is taken instead.
+3. ``semantic_article_body`` (``itemprop=articleBody``) / ``semantic_article`` /
+   ``semantic_main`` / ``role_main``: when the candidate is, or lies inside, such a
+   container whose score is at least 0.6 of the candidate's, the nearest one is chosen (it
+   usually carries the headline and byline as well).
+4. ``density_score``: otherwise the density candidate itself.
+5. ``coverage_guard``: if the chosen node (not an article) holds less than
+   :data:`COVERAGE_MIN` of the page's positive content score, the selection widens to the
+   nearest ancestor that does, provided that ancestor keeps at least
+   :data:`COVERAGE_KEEP` of the chosen node's score (little junk between the parts) and
+   brings in no further ``<article>`` (one-page sites whose sections sit in sibling
+   containers separated by navigation or link bars).
+6. ``body_fallback``: no block has a positive score (empty or junk-only page).
+
+Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
+
+* by tag/role/class/id words: ``exclude_nav`` (nav, menus, breadcrumbs, pagination),
+  ``exclude_cookie_banner``, ``exclude_share_bar``, ``exclude_related``,
+  ``exclude_newsletter``, ``exclude_comments`` (not when ``keep_comments``),
+  ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``, ``exclude_author_bio``,
+  ``exclude_tags``; class strings that name the content itself (``article-body``,
+  ``entry-content``, ...) and embedded posts (tweets etc.) are never matched;
+* by section heading text ("Related articles", "More from ...", "Comments", "Share this",
+  "Sign up ..."): the section (or the heading and the block after it);
+* ``exclude_related`` also for teaser lists: a container whose children are mostly
+  teasers (a link plus a linked heading, a linked image, a date, or a summary cut with
+  "..."; under 600 characters each);
+* in the selection: ``exclude_link_dense`` (blocks under 1,500 characters with more than
+  60% of their text in links), ``exclude_cookie_banner`` for short blocks whose *text* is a
+  cookie/consent notice, ``exclude_footer`` for short copyright/legal lines, and
+  ``exclude_duplicate`` for a caption or leaf block whose text repeats an earlier one
+  (captions: same first 60 characters);
+* ``recipe_exclude``: the recipe's exclude selectors.
+
+Guards: a block holding more than half of the page's text, or at least a quarter of its
+prose (paragraphs with 100+ plain characters), is never removed by a pattern rule.
+
+Keep rules: ``keep_caption`` (``figcaption``, ``caption``, caption/credit classes) and
+``keep_byline`` (byline/author/date classes, ``rel=author``) protect a block from pattern
+removal; they are recorded whenever such blocks are present in the selection.
+
+``main_text_chars`` / ``page_text_chars`` count visible characters with XPath
+``normalize-space`` (runs of ASCII whitespace count as one space; ends trimmed) in the
+cleaned selection / the pre-cleaned ``<body>``.
 """
 
 from __future__ import annotations
@@ -54,6 +87,7 @@ EXTRACTOR_VERSION = "extract/1"
 MIN_TEXT = 20
 _BLOCK_COST = 10
 COVERAGE_MIN = 0.45
+COVERAGE_KEEP = 0.8  # widening may cost at most 20% of the chosen node's score
 
 _NON_CONTENT = (
     "script", "style", "noscript", "template", "svg", "math", "iframe", "frame", "frameset",
@@ -351,10 +385,14 @@ class _Scores:
 
 
 _ANY_PATTERN_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _PATTERN_RULES), re.I)
+# Embedded posts (tweets, Instagram, ...) are content even inside "social" wrappers.
+_EMBED_RX = _rx(r"embed|twitter-tweet|instagram-media|tiktok-embed")
+
+
 @functools.lru_cache(maxsize=8192)
 def _classify_attrs(a: str) -> str | None:
     """Removal rule named by a class/id string (pure, cached: strings repeat on a page)."""
-    if not _ANY_PATTERN_RX.search(a) or _CONTENT_CLASS_RX.search(a):
+    if not _ANY_PATTERN_RX.search(a) or _CONTENT_CLASS_RX.search(a) or _EMBED_RX.search(a):
         return None
     for name, rx in _PATTERN_RULES:
         if rx.search(a):
@@ -769,7 +807,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
                 if node is not None and node is not chosen:
                     # only widen when the wider node is not dominated by junk
                     n_art = sum(1 for _ in chosen.iter("article"))
-                    if scores.score.get(id(node), 0) > scores.score.get(id(chosen), 0) and \
+                    if scores.score.get(id(node), 0) >= COVERAGE_KEEP * scores.score.get(id(chosen), 0) and \
                             sum(1 for _ in node.iter("article")) == n_art:
                         chosen, rule = node, "coverage_guard"
             selector = _selector_of(chosen, rule)

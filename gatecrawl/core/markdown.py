@@ -622,6 +622,9 @@ class GatecrawlConverter(MarkdownConverter):
 
     def process_text(self, el, parent_tags=None):
         text = super().process_text(el, parent_tags=parent_tags)
+        prev = el.previous_sibling
+        if text and getattr(prev, "name", None) == "br" and "pre" not in (parent_tags or ()):
+            text = text.lstrip(" ")  # a new line starts after a hard break
         if text and parent_tags is not None and "_noformat" not in parent_tags:
             if self._at_line_start(el):
                 text = _escape_line_start(text)
@@ -793,6 +796,8 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
             lines_out.append(cont + fence)
             continue
         line = unicodedata.normalize("NFC", line).rstrip()
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            line = line[:-1].rstrip() + "\\"  # no spaces before a hard break
         # a line holding only a hard-break backslash is an empty line
         if line.strip() == "\\":
             line = ""

@@ -13,6 +13,7 @@ class Reason(StrEnum):
     FETCH_FAILED = "fetch_failed"
     EGRESS_BLOCKED = "egress_blocked"
     SCHEME_BLOCKED = "scheme_blocked"
+    OFFSITE = "offsite"
     ROBOTS_DISALLOWED = "robots_disallowed"
     ROBOTS_UNREACHABLE = "robots_unreachable"
     TIMEOUT = "timeout"
@@ -54,6 +55,7 @@ REASON_DOCS: dict[str, str] = {
     "fetch_failed": "The download failed (DNS error, connection refused or reset); no response to convert.",
     "egress_blocked": "The egress policy refused the destination: an address that is not globally routable and not allow-listed, or a DNS error (fail closed).",
     "scheme_blocked": "A URL scheme other than http or https.",
+    "offsite": "The request (often a redirect hop) left the recipe's allowed domains.",
     "robots_disallowed": "robots.txt disallows the URL.",
     "robots_unreachable": "robots.txt answered 5xx or could not be fetched: the host is treated as fully disallowed (RFC 9309).",
     "timeout": "The download timed out (DOWNLOAD_TIMEOUT).",

@@ -405,3 +405,9 @@ def render(path: str, base_url: str) -> tuple[int, str, bytes]:
     status, ctype, builder = entry
     out = builder()  # type: ignore[operator]
     return status, ctype, out if isinstance(out, bytes) else out.encode("utf-8")
+
+# Browser-readiness pages (gatecrawl/demo/dynamic.py); the SPA dashboard is kept via the browser.
+from gatecrawl.demo import dynamic as _dynamic  # noqa: E402
+
+EXPECTED["/app/dashboard"] = ("kept", None)
+_dynamic.register(PAGES, EXPECTED)

@@ -39,7 +39,9 @@ Stats: ``gatecrawl/render/requested``, ``gatecrawl/render/requested/<reason>``,
 ``gatecrawl/render/succeeded``, ``gatecrawl/render/ready/<condition>``,
 ``gatecrawl/render/readiness_timeout``, ``gatecrawl/render/readiness_timeout/<condition>``,
 ``gatecrawl/render/failed``, ``gatecrawl/render/failed/<error>``,
-``gatecrawl/browser/{page_opened,page_closed,context_opened,context_closed,context_recycled}``,
+``gatecrawl/browser/{page_opened,page_closed,context_opened,context_closed}``,
+``gatecrawl/browser/context_recycled`` (after N pages), ``gatecrawl/browser/context_idle_closed``
+(no render left to do),
 ``gatecrawl/browser/aborted/<resource type>``.
 """
 
@@ -196,6 +198,7 @@ class BrowserPageMiddleware:
         self.ledger = BrowserLedger(lambda event: self.stats.inc_value(f"gatecrawl/browser/{event}"))
         self._sessions: weakref.WeakKeyDictionary[Any, tuple[ReadinessSession, str]] = weakref.WeakKeyDictionary()
         self._options: dict[str, BrowserOptions] = {}
+        self._finished = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BrowserPageMiddleware:
@@ -237,7 +240,6 @@ class BrowserPageMiddleware:
         meta["playwright_page_init_callback"] = session.init_page
         meta["playwright_page_methods"] = [PageMethod(session.wait_ready)]
         meta["playwright_page_goto_kwargs"] = {"wait_until": "commit", "timeout": opts.max_render_time_ms}
-        session.report["browser"] = opts.summary()
         return None
 
     async def _close_page(self, request: Request, name: str) -> None:
@@ -253,10 +255,16 @@ class BrowserPageMiddleware:
                     await asyncio.wait_for(page.close(), timeout=10)
             except Exception as exc:  # a crashed browser: the page is gone with it
                 logger.debug("closing page failed: %r", exc)
-        if self.pool.release(name) and ctx is not None:
+        self._finished += 1
+        retired = self.pool.release(name)
+        # No render left anywhere (scheduled or in flight): close the context now rather than
+        # at engine stop, so that the run summary can show every context closed. The next
+        # render of the site opens a fresh one.
+        idle = int(self.stats.get_value("gatecrawl/render/requested", 0)) - self._finished <= 0 and self.pool.inflight(name) == 0
+        if (retired or idle) and ctx is not None:
             try:
                 await asyncio.wait_for(ctx.close(), timeout=10)
-                self.stats.inc_value("gatecrawl/browser/context_recycled")
+                self.stats.inc_value("gatecrawl/browser/context_recycled" if retired else "gatecrawl/browser/context_idle_closed")
             except Exception as exc:
                 logger.debug("closing context %s failed: %r", name, exc)
 

@@ -245,7 +245,7 @@ class ExportPipeline:
         if pending:
             where = getattr(store, "spool_root", None)
             self.stats.set_value("gatecrawl/export/pending", pending)
-            detail = f"{pending} objects not uploaded" + (f", kept in the spool {where}" if where else "")
+            detail = f"{pending} store operations (uploads, stale-object removals) not completed" + (f"; spool {where}" if where else "")
             last = getattr(store, "last_error", None)
             self.stats.set_value("gatecrawl/exit/export_pending", detail)
             logger.error("export: %s; the next run uploads them first%s", detail, f" (last error: {last})" if last else "")
@@ -266,5 +266,5 @@ def format_summary(summary: dict[str, Any], key: str, pending: int = 0) -> str:
         lines.append(f"    dropped {reason}: {n}")
     lines.append(f"  store {summary['store_uri']}, run summary {key}")
     if pending:
-        lines.append(f"  NOT UPLOADED: {pending} objects wait in the spool")
+        lines.append(f"  NOT UPLOADED: {pending} store operations wait in the spool")
     return "\n".join(lines)

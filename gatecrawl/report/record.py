@@ -33,6 +33,7 @@ __all__ = [
     "build_record",
     "dump_json",
     "list_runs",
+    "time_key",
     "load_record",
     "record_from_store",
 ]
@@ -204,10 +205,10 @@ def list_runs(store: Store, site: str) -> list[dict[str, Any]]:
         doc = doc if isinstance(doc, dict) else {}
         info["finished_at"] = doc.get("finished_at") or ""
         info["started_at"] = doc.get("started_at") or ""
-    return sorted(runs.values(), key=lambda r: (_time_key(r["finished_at"]), r["run_id"]))
+    return sorted(runs.values(), key=lambda r: (time_key(r["finished_at"]), r["run_id"]))
 
 
-def _time_key(ts: str) -> str:
+def time_key(ts: str) -> str:
     # "2026-01-01T00:00:00Z" and "2026-01-01T00:00:00.123456Z" must sort by time, not by text.
     if not ts:
         return ""

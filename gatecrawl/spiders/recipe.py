@@ -79,7 +79,7 @@ def classify_failure(exc: BaseException) -> tuple[str, str]:
     name = type(exc).__name__
     text = str(exc)
     reason = getattr(exc, "reason", None)
-    if isinstance(reason, str) and reason in ("egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed"):
+    if isinstance(reason, str) and reason in ("egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed", "offsite"):
         return reason, text[:300]
     if isinstance(exc, IgnoreRequest):
         low = text.lower()
@@ -272,7 +272,7 @@ class RecipeSpider(scrapy.Spider):
         reason, detail = classify_failure(exc)
         self.crawler.stats.inc_value(f"gatecrawl/fetch/failed/{reason}")
         yield PageCapture(
-            url_requested=request.meta.get("gatecrawl_url_requested") or request.url,
+            url_requested=request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0],
             url_final=request.url,
             http_status=None,
             reader="render" if request.meta.get("playwright") else "http",

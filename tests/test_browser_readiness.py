@@ -1,0 +1,96 @@
+"""The readiness contract against real Chromium on 127.0.0.1: each pattern passes when the
+content arrives and times out when it does not (one browser, all cases run together)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from gatecrawl.browser.options import BrowserOptions, find_system_chromium, launch_args
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# id: (path, [render.browser] table, passed, reason, text that must be in the DOM, text that must not)
+CASES = {
+    "A+D spa": ("/dyn/spa", {}, True, "ready:stability", "A story built by JavaScript", None),
+    "A+D skeleton": ("/dyn/skeleton", {}, True, "ready:stability", "After the skeleton", "Loading..."),
+    "A+D wrong route first": ("/dyn/route", {}, True, "ready:stability", "The route resolved", "Page not found"),
+    "A never fills": ("/dyn/never", {"max_render_time_ms": 1500}, False, "timeout:selector", None, None),
+    "B heading": ("/dyn/route", {"conditions": ["heading"], "required_heading_regex": "route resolved"}, True, "ready:heading", "The route resolved", None),
+    "B never": ("/dyn/never", {"conditions": ["heading"], "required_heading_regex": "route resolved", "max_render_time_ms": 1500}, False, "timeout:heading", None, None),
+    "C spa": ("/dyn/spa", {"conditions": ["network_idle"]}, True, "ready:network_idle", "A story built by JavaScript", None),
+    "C chatty": ("/dyn/chatty", {"conditions": ["network_idle"], "network_idle_cap_ms": 60000, "max_render_time_ms": 1500}, False, "timeout:network_idle", None, None),
+    "D ticker": ("/dyn/ticker", {"conditions": ["stability"], "max_render_time_ms": 2000}, False, "timeout:stability", None, None),
+    "E lazy": ("/dyn/lazy", {"conditions": ["selector", "scroll", "stability"]}, True, None, "Part 4", None),
+    "E too slow": ("/dyn/lazy", {"conditions": ["selector", "scroll"], "scroll_step_wait_ms": 900, "max_render_time_ms": 1500}, False, "timeout:scroll", None, None),
+    "JS loop": ("/dyn/loop", {"max_render_time_ms": 1500}, False, "timeout:page_unresponsive", None, None),
+}
+
+
+@pytest.fixture(scope="module")
+def results(demo_server):
+    exe = find_system_chromium()
+    if exe is None:
+        pytest.skip("no Chromium installed")
+    from playwright.async_api import async_playwright
+
+    from gatecrawl.browser.readiness import render_with_readiness
+
+    async def run_all():
+        out = {}
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=exe, args=launch_args())
+            opts0 = BrowserOptions.from_table({})
+            context = await browser.new_context(**opts0.context_kwargs())
+            sem = asyncio.Semaphore(4)
+
+            async def one(name, path, table):
+                async with sem:
+                    t = time.monotonic()
+                    report, html = await render_with_readiness(context, demo_server.base_url + path, BrowserOptions.from_table(table))
+                    out[name] = (report, html, time.monotonic() - t)
+
+            await asyncio.gather(*(one(n, c[0], c[1]) for n, c in CASES.items()))
+            pages_left = len(context.pages)
+            await context.close()
+            await browser.close()
+        return out, pages_left
+
+    return asyncio.run(run_all())
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_readiness_pattern(results, name):
+    out, _ = results
+    path, table, passed, reason, must, must_not = CASES[name]
+    report, html, elapsed = out[name]
+    assert report["render_readiness_passed"] is passed, report
+    if reason:
+        assert report["render_readiness_reason"] == reason, report
+    else:
+        assert report["render_readiness_reason"].startswith("ready:"), report
+    budget = BrowserOptions.from_table(table).max_render_time_ms / 1000
+    assert elapsed < budget + 1.5  # bounded by max_render_time_ms
+    if passed:
+        assert html is not None and must in html, report
+        if must_not:
+            assert must_not not in html
+        met = report["condition_met_ms"]
+        assert all(isinstance(v, int) for v in met.values()), met
+        assert report["render_elapsed_ms"] >= max(met.values())
+    else:
+        assert report["render_elapsed_ms"] >= budget * 1000 - 50
+
+
+def test_every_page_closed(results):
+    _, pages_left = results
+    assert pages_left == 0
+
+
+def test_wrong_route_waits_past_the_template(results):
+    out, _ = results
+    report = out["A+D wrong route first"][0]
+    # the template is on screen for 800 ms; the selector condition only holds after it
+    assert report["condition_met_ms"]["selector"] >= 800

@@ -1,0 +1,114 @@
+"""Redaction: headers, URL credentials, secret parameters, free text, log records and stats."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from gatecrawl.core.redact import REDACTED, is_secret_name, redact_headers, redact_obj, redact_text, redact_url
+from gatecrawl.extensions.redaction import RedactingFilter, _redact_settings_dump, redact_stats
+
+CANARY = "CANARY-7f3a9"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Cookie", "set-cookie", "Authorization", "Proxy-Authorization", "X-Api-Key", "api_key", "X-Auth-Token",
+     "x-amz-security-token", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "AWS_SESSION_TOKEN", "client_secret",
+     "password", "X-CSRF-Token", "refresh_token", "private-key"],
+)
+def test_secret_names(name):
+    assert is_secret_name(name)
+
+
+@pytest.mark.parametrize("name", ["content-type", "url_key", "markdown_key", "author", "etag", "keywords", "monkey", "server"])
+def test_ordinary_names_are_kept(name):
+    assert not is_secret_name(name)
+
+
+def test_headers():
+    out = redact_headers({"Cookie": "a=1", "X-Api-Key": CANARY, "Content-Type": "text/html"})
+    assert out == {"Cookie": REDACTED, "X-Api-Key": REDACTED, "Content-Type": "text/html"}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"http://user:{CANARY}@proxy.example:8080/",
+        f"http://{CANARY}@proxy.example/",
+        f"https://example.com/a?token={CANARY}&page=2",
+        f"https://example.com/a?x=1&access_token={CANARY}",
+        f"https://example.com/a?key={CANARY}",
+        f"https://example.com/a?X-Amz-Signature={CANARY}&X-Amz-Credential={CANARY}",
+        f"https://example.com/cb#access_token={CANARY}&state=x",
+        f"s3://AKIA:{CANARY}@bucket/prefix",
+    ],
+)
+def test_urls(url):
+    out = redact_url(url)
+    assert CANARY not in out and REDACTED in out
+    assert redact_url(out) == out
+
+
+def test_url_without_secrets_is_unchanged():
+    url = "https://example.com/a/b?page=2&q=x+y#frag"
+    assert redact_url(url) == url
+    assert redact_text(f"Crawled (200) <GET {url}>") == f"Crawled (200) <GET {url}>"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Authorization: Bearer {CANARY}",
+        f"proxy-authorization: Basic {CANARY}",
+        f"sent Cookie: sid={CANARY}; theme=dark",
+        f"{{'Authorization': 'Bearer {CANARY}', 'Cookie': 'a={CANARY}', 'X-Api-Key': '{CANARY}'}}",
+        f'{{"X-Api-Key": "{CANARY}", "Accept": "text/html"}}',
+        f"{{b'Cookie': [b'demo_session={CANARY}']}}",
+        f"AWS_SECRET_ACCESS_KEY={CANARY} AWS_SESSION_TOKEN={CANARY}",
+        f"Credential=AKIA/20240101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature={CANARY}",
+        f"<GET http://127.0.0.1:8000/?token={CANARY}> (referer: http://u:{CANARY}@h/)",
+    ],
+)
+def test_free_text(text):
+    out = redact_text(text)
+    assert CANARY not in out, out
+    assert redact_text(out) == out
+
+
+def test_obj_redacts_by_key_and_value():
+    obj = {"headers": {"Authorization": CANARY}, "url": f"http://h/?token={CANARY}", "list": [f"Bearer {CANARY}"], "n": 3}
+    out = redact_obj(obj)
+    assert CANARY not in repr(out)
+    assert out["n"] == 3 and out["headers"]["Authorization"] == REDACTED
+
+
+def test_settings_dump_split_over_lines():
+    # pprint splits long strings into adjacent literals; the dump is parsed back, not regex-matched.
+    import pprint
+
+    long_value = '{"Authorization": "Bearer ' + CANARY + ' ' + "x" * 80 + '", "Accept": "text/html"}'
+    dump = "Overridden settings:\n" + pprint.pformat({"DEFAULT_REQUEST_HEADERS": long_value, "AWS_SECRET_ACCESS_KEY": CANARY, "BOT_NAME": "gatecrawl"})
+    out = _redact_settings_dump(dump)
+    assert CANARY not in out and "gatecrawl" in out
+
+
+def test_log_filter_redacts_message_args_and_traceback():
+    rec = logging.LogRecord("x", logging.ERROR, __file__, 1, "fetch %s failed: %s", (f"http://h/?token={CANARY}", f"Cookie: a={CANARY}"), None)
+    try:
+        raise ValueError(f"bad url http://u:{CANARY}@proxy/")
+    except ValueError:
+        import sys
+
+        rec.exc_info = sys.exc_info()
+    assert RedactingFilter().filter(rec) is True
+    formatted = logging.Formatter().format(rec)
+    assert CANARY not in formatted
+    assert "fetch http://h/?token=" in formatted
+
+
+def test_stats_are_redacted():
+    stats = {f"odd/http://h/?token={CANARY}": 1, "gatecrawl/exit/x": f"Bearer {CANARY}", "n": 2}
+    out = redact_stats(stats)
+    assert CANARY not in repr(out) and out["n"] == 2

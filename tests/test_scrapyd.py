@@ -1,0 +1,160 @@
+"""Scrapyd end to end: deploy the project egg with scrapyd-deploy, schedule the demo recipe
+through schedule.json, wait for listjobs.json, and find the run (named by the job id) in the store.
+
+Scrapyd listens on 127.0.0.1 (free port) with basic auth, as the README's documented setup does.
+The job runs from the zipped egg in a folder outside the project, so recipes and the packet schema
+must come from package data.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+USER, PASSWORD = "gatecrawl", "test-only-password"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _api(base: str, path: str, data: dict | list | None = None, auth: bool = True) -> dict:
+    body = urllib.parse.urlencode(data).encode() if data is not None else None
+    req = urllib.request.Request(base + path, data=body)
+    if auth:
+        req.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read().decode("utf-8"))
+
+
+@pytest.fixture
+def scrapyd(tmp_path):
+    home = tmp_path / "scrapyd"
+    home.mkdir()
+    port = _free_port()
+    (home / "scrapyd.conf").write_text(
+        "[scrapyd]\n"
+        "bind_address = 127.0.0.1\n"
+        f"http_port = {port}\n"
+        f"username = {USER}\n"
+        f"password = {PASSWORD}\n"
+        "poll_interval = 0.5\n"
+        "max_proc = 2\n"
+        f"eggs_dir = {home / 'eggs'}\n"
+        f"logs_dir = {home / 'logs'}\n"
+        f"dbs_dir = {home / 'dbs'}\n"
+        "items_dir =\n",
+        encoding="utf-8",
+    )
+    log = open(home / "scrapyd.out", "wb")
+    proc = subprocess.Popen([str(BIN / "scrapyd")], cwd=home, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                _api(base, "daemonstatus.json")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("scrapyd did not start: " + (home / "scrapyd.out").read_text(errors="replace"))
+                time.sleep(0.2)
+        yield base, home, port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_path):
+    base, home, port = scrapyd
+
+    # Basic auth is enforced: no credentials, no API.
+    with pytest.raises(urllib.error.HTTPError) as err:
+        _api(base, "listprojects.json", auth=False)
+    assert err.value.code == 401
+    err.value.close()
+
+    # scrapyd-deploy reads targets from every scrapy.cfg source; a test-only target (free port,
+    # test credentials) goes in $XDG_CONFIG_HOME/scrapy.cfg so the project's file stays untouched.
+    xdg = tmp_path / "xdg"
+    xdg.mkdir()
+    (xdg / "scrapy.cfg").write_text(
+        f"[deploy:pytest]\nurl = http://127.0.0.1:{port}/\nproject = gatecrawl\nusername = {USER}\npassword = {PASSWORD}\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "XDG_CONFIG_HOME": str(xdg)}
+    deploy = subprocess.run(
+        [str(BIN / "scrapyd-deploy"), "pytest", "-p", "gatecrawl", "-v", "pytest1"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
+    )
+    assert deploy.returncode == 0, deploy.stdout + deploy.stderr
+    assert json.loads(deploy.stdout.strip().splitlines()[-1])["status"] == "ok", deploy.stdout
+
+    spiders = _api(base, "listspiders.json?project=gatecrawl")
+    assert spiders["status"] == "ok" and "demo" in spiders["spiders"], spiders
+
+    store = tmp_path / "store"
+    scheduled = _api(
+        base,
+        "schedule.json",
+        [
+            ("project", "gatecrawl"),
+            ("spider", "demo"),
+            ("start_url", demo_server.base_url + "/"),
+            ("max_pages", "40"),
+            ("setting", f"GATECRAWL_STORE_URI=file://{store}"),
+            ("setting", "GATECRAWL_SUMMARY_PRINT=False"),
+        ],
+    )
+    assert scheduled["status"] == "ok", scheduled
+    job = scheduled["jobid"]
+
+    deadline = time.monotonic() + 150
+    while True:
+        jobs = _api(base, "listjobs.json?project=gatecrawl")
+        if any(j["id"] == job for j in jobs["finished"]):
+            break
+        assert time.monotonic() < deadline, f"job {job} did not finish: {jobs}"
+        time.sleep(0.5)
+
+    job_log = home / "logs" / "gatecrawl" / "demo" / f"{job}.log"
+    log_text = job_log.read_text("utf-8", errors="replace") if job_log.exists() else "(no job log)"
+
+    # The run summary is named by the job id and lists every key written.
+    summary_path = store / "demo" / "runs" / f"{job}.json"
+    assert summary_path.exists(), log_text[-4000:]
+    summary = json.loads(summary_path.read_text("utf-8"))
+    assert summary["run_id"] == job
+    assert summary["counts"]["kept"] > 0, log_text[-4000:]
+    written = {k for page in summary["pages"] for k in page["keys"]}
+    md = [k for k in written if k.endswith(".md")]
+    assert md and all((store / k).exists() for k in written)
+
+    # Every packet names the job, so any stored object traces back to it.
+    packets = [json.loads(p.read_text("utf-8")) for p in (store / "demo").glob("*/*.json") if p.parent.name != "runs"]
+    assert packets and {p["run_id"] for p in packets} == {job}
+    assert len(packets) == summary["counts"]["seen"]
+    assert "Traceback" not in log_text, log_text[-4000:]
