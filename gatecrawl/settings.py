@@ -51,8 +51,30 @@ GATECRAWL_EGRESS_ALLOW = []
 # Name resolution used by the egress policy: "module:function" taking (host, port) and
 # returning a list of addresses; default: the system resolver (getaddrinfo, A and AAAA).
 GATECRAWL_EGRESS_RESOLVER = None
+# Seconds after which an unreachable robots.txt (5xx, network failure) is fetched again; until
+# then the host is treated as disallowed (RFC 9309).
+GATECRAWL_ROBOTS_UNREACHABLE_RETRY = 60.0
 # Size of the PDF worker-process pool.
 GATECRAWL_PDF_WORKERS = 2
+# Crawl report (gatecrawl.extensions.report): per-run record, JSON summary and HTML report under
+# <site>/runs/reports/ at the end of every crawl; compared against the site's previous run.
+GATECRAWL_REPORT_ENABLED = True
+# Also write the HTML report (<site>/runs/reports/<run id>.html).
+GATECRAWL_REPORT_HTML = True
+# Runs shown in the report's run-over-run charts (the current one included).
+GATECRAWL_REPORT_HISTORY = 20
+# Drift alert when the site's escalation rate / drop rate moved by more than this since the
+# previous run (absolute, in rate units: 0.02 = 2 percentage points).
+GATECRAWL_REPORT_DRIFT_ESCALATION = 0.02
+GATECRAWL_REPORT_DRIFT_DROP = 0.02
+# Unit costs for "cost per 1,000 clean pages" (illustrative; use your own): one plain fetch,
+# one second of browser rendering, one PDF page parsed, and the currency label.
+GATECRAWL_COST_FETCH = 0.0001
+GATECRAWL_COST_RENDER_SECOND = 0.001
+GATECRAWL_COST_PDF_PAGE = 0.0005
+GATECRAWL_COST_CURRENCY = "USD"
+# Seconds between progress log lines while crawling (0: off).
+GATECRAWL_PROGRESS_INTERVAL = 60.0
 # Browser escalation: re-fetch shell pages (and force-policy pages) once through Chromium.
 GATECRAWL_RENDER_ENABLED = True
 # Browser renders per URL at most (meta gatecrawl_render_attempts counts them; not retry_times).
@@ -71,6 +93,9 @@ DOWNLOADER_MIDDLEWARES = {
     # Off-site requests (redirect hops included) are refused with a typed reason and a packet.
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "gatecrawl.middlewares.offsite.OffsiteMiddleware": 50,
+    # robots.txt per RFC 9309: 5xx or network failure means "disallow" for that host.
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "gatecrawl.middlewares.robots.RobotsTxtMiddleware": 100,
     # After decompression (590) and redirects (600/580), before retries (550).
     "gatecrawl.middlewares.presence.PresenceMiddleware": 570,
     # After the gate (570): escalates shells to the browser; before retries (550).
@@ -82,6 +107,8 @@ EXTENSIONS = {
     # Installs the log-record redaction filter before Scrapy logs the overridden settings.
     "gatecrawl.extensions.redaction.RedactionExtension": 0,
     "scrapy.extensions.telnet.TelnetConsole": None,
+    "gatecrawl.extensions.progress.ProgressLog": 500,
+    "gatecrawl.extensions.report.ReportExtension": 900,
 }
 
 # --- Scrapy defaults chosen for this project ---------------------------------------------

@@ -74,7 +74,7 @@ def test_readiness_pattern(results, name):
     budget = BrowserOptions.from_table(table).max_render_time_ms / 1000
     assert elapsed < budget + 1.5  # bounded by max_render_time_ms
     if passed:
-        assert html is not None and must in html, report
+        assert html is not None and must in html, (report, html.count("<h2>") if html else None)
         if must_not:
             assert must_not not in html
         met = report["condition_met_ms"]

@@ -102,7 +102,6 @@ def test_s3_store_with_s3_down_keeps_everything_spooled(tmp_path):
         assert store.flush(timeout=30) == 6
         assert store.status("demo/pages/0.md") == "pending"
         assert store.counters()["upload_failed"] >= 1
-        assert "s" not in repr(store.config).split("secret")[0] or True
         assert "'s'" not in repr(store.config)
     finally:
         store.close()

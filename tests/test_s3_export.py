@@ -313,8 +313,8 @@ def test_canary_secrets_reach_no_sink(s3_server, tmp_path):
         client.close()
     assert len(bucket) > 10000
     sinks = {"bucket": bucket, "spool": spooled, "spool-after": b"".join(p.read_bytes() for p in up.spooled())}
-    for run in (down, up):
-        sinks[f"log:{run.spool}"] = run.log.encode() + run.stderr.encode()
+    for label, run in (("down", down), ("up", up)):
+        sinks[f"log:{label}"] = run.log.encode() + run.stderr.encode()
     for name, data in sinks.items():
         for secret in (b"CANARY", b"s3cr3t-session-value", SECRET_KEY.encode()):
             assert secret not in data, (name, secret, data[max(0, data.find(secret) - 300) : data.find(secret) + 100])

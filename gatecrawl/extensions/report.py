@@ -1,0 +1,152 @@
+"""ReportExtension: at the end of every crawl, the run's record, JSON summary and HTML report.
+
+While the crawl runs it collects one compact entry per exported page (the same items the
+ExportPipeline writes: kept items and dropped items with a packet). When the spider closes
+(after the pipelines, so the run manifest is already stored) it writes, next to the manifest::
+
+    <site>/runs/reports/<run id>.record.json    per-page facts of this run (for later comparisons)
+    <site>/runs/reports/<run id>.summary.json   the JSON summary (gatecrawl.report/1)
+    <site>/runs/reports/<run id>.html           the HTML report
+
+compared against the previous run of the site. Drift alerts are logged as warnings.
+
+Settings: ``GATECRAWL_REPORT_ENABLED``, ``GATECRAWL_REPORT_HTML``, ``GATECRAWL_REPORT_HISTORY``,
+``GATECRAWL_REPORT_DRIFT_ESCALATION``, ``GATECRAWL_REPORT_DRIFT_DROP``, ``GATECRAWL_COST_*``.
+Stats: ``gatecrawl/report/written``, ``gatecrawl/report/failed``, ``gatecrawl/report/drift_alerts``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+
+from gatecrawl.items import PageCapture
+from gatecrawl.report import ReportError, ReportOptions, build_record, build_summary, dump_json, packet_linker, page_entry, render_html, report_keys
+from gatecrawl.store import StoreError, open_store, page_keys
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class ReportExtension:
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.settings = crawler.settings
+        self.stats = crawler.stats
+        self.options = ReportOptions.from_settings(crawler.settings)
+        self.write_html = crawler.settings.getbool("GATECRAWL_REPORT_HTML", True)
+        self.print_summary = crawler.settings.getbool("GATECRAWL_SUMMARY_PRINT")
+        self.pages: list[dict[str, Any]] = []
+        self.started_at: str | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ReportExtension:
+        if not crawler.settings.getbool("GATECRAWL_REPORT_ENABLED", True):
+            raise NotConfigured
+        ext = cls(crawler)
+        crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(ext.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
+        return ext
+
+    def spider_opened(self, **kw: Any) -> None:
+        self.started_at = _now()
+
+    def _collect(self, item: PageCapture) -> None:
+        packet = item.evidence or {}
+        site = packet.get("site") or self.crawler.spider.name
+        keys = page_keys(site, packet.get("url_key") or "")
+        key = keys["packet"] if item.outcome == "kept" else keys["quarantine"]
+        markdown = item.markdown if item.outcome == "kept" else None
+        entry = page_entry({**packet, "outcome": item.outcome, "drop_reason": item.drop_reason if item.outcome != "kept" else None}, markdown if markdown is not None else None, packet_key=key)
+        if item.outcome == "kept" and markdown is None:
+            entry["headings"] = []
+        self.pages.append(entry)
+
+    def item_scraped(self, item: Any, **kw: Any) -> None:
+        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "kept":
+            self._collect(item)
+
+    def item_dropped(self, item: Any, **kw: Any) -> None:
+        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "dropped":
+            self._collect(item)
+
+    def spider_closed(self, spider: Any, reason: str = "finished") -> None:
+        recipe = getattr(spider, "recipe", None)
+        site = spider.name
+        run_id = str(getattr(spider, "run_id", None) or _now())
+        record = build_record(
+            site=site,
+            run_id=run_id,
+            pages=self.pages,
+            started_at=self.started_at,
+            finished_at=_now(),
+            recipe={
+                "name": getattr(recipe, "name", site),
+                "digest": getattr(recipe, "digest", None),
+                "main_selectors": list(getattr(recipe, "main_selectors", ()) or ()),
+            },
+            finish_reason=reason,
+            stats=self.stats.get_stats() if self.stats else {},
+        )
+        uri = self.settings.get("GATECRAWL_STORE_URI")
+        options = {k: v for k, v in self.settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
+        try:
+            store = open_store(uri, options)
+        except StoreError as exc:
+            self.stats.inc_value("gatecrawl/report/failed")
+            logger.error("crawl report: cannot open the store %s: %s", uri, exc)
+            return
+        keys = report_keys(site, run_id)
+        try:
+            self._put(store, keys["record"], dump_json(record), "application/json")
+            try:
+                summary, _ = build_summary(store, site, current_record=record, options=self.options, store_uri=uri)
+            except ReportError as exc:
+                self.stats.inc_value("gatecrawl/report/failed")
+                logger.error("crawl report: %s", exc)
+                return
+            self._put(store, keys["summary"], dump_json(summary), "application/json")
+            if self.write_html:
+                html_dir = None
+                root = getattr(store, "root", None)
+                if root is not None:
+                    html_dir = root / keys["html"].rsplit("/", 1)[0]
+                html = render_html(summary, record, packet_href=packet_linker(store, html_dir))
+                self._put(store, keys["html"], html.encode("utf-8"), "text/html; charset=utf-8")
+        finally:
+            try:
+                store.close()
+            except StoreError as exc:
+                self.stats.inc_value("gatecrawl/report/failed")
+                logger.error("crawl report: closing the store failed: %s", exc)
+        alerts = summary["drift"]["alerts"]
+        self.stats.set_value("gatecrawl/report/drift_alerts", len(alerts))
+        for a in alerts:
+            logger.warning("drift: %s", a["message"])
+        logger.info("crawl report: %s (summary %s)", keys["html"] if self.write_html else keys["record"], keys["summary"])
+        if self.print_summary:
+            lines = [f"  report {keys['html'] if self.write_html else keys['summary']}"]
+            lines += [f"  DRIFT: {a['message']}" for a in alerts]
+            print("\n".join(lines), file=sys.stderr)
+
+    def _put(self, store: Any, key: str, data: bytes, content_type: str) -> None:
+        try:
+            store.put(key, data, content_type=content_type)
+        except StoreError as exc:
+            self.stats.inc_value("gatecrawl/report/failed")
+            logger.error("crawl report: cannot write %s: %s", key, exc)
+            return
+        self.stats.inc_value("gatecrawl/report/written")
