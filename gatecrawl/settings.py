@@ -54,6 +54,16 @@ GATECRAWL_EGRESS_RESOLVER = None
 # Seconds after which an unreachable robots.txt (5xx, network failure) is fetched again; until
 # then the host is treated as disallowed (RFC 9309).
 GATECRAWL_ROBOTS_UNREACHABLE_RETRY = 60.0
+# Retry backoff: attempt n waits BASE * 2**(n-1) seconds (at most MAX), or Retry-After if
+# longer; a Retry-After above GATECRAWL_RETRY_AFTER_MAX is not waited for (the page is dropped).
+GATECRAWL_RETRY_BACKOFF_BASE = 0.5
+GATECRAWL_RETRY_BACKOFF_MAX = 30.0
+GATECRAWL_RETRY_AFTER_MAX = 30.0
+# Per-content-type body caps in bytes (0: none beyond DOWNLOAD_MAXSIZE); HTML applies to
+# browser-rendered pages too.
+GATECRAWL_MAXSIZE_HTML = 16 * 1024 * 1024
+GATECRAWL_MAXSIZE_PDF = 64 * 1024 * 1024
+GATECRAWL_MAXSIZE_OTHER = 8 * 1024 * 1024
 # Size of the PDF worker-process pool.
 GATECRAWL_PDF_WORKERS = 2
 # Crawl report (gatecrawl.extensions.report): per-run record, JSON summary and HTML report under
@@ -83,6 +93,23 @@ GATECRAWL_RENDER_MAX_ATTEMPTS = 1
 # when its last page closes). 0: never recycle.
 GATECRAWL_BROWSER_CONTEXT_MAX_PAGES = 100
 
+# Distributed mode (scrapy-redis): set GATECRAWL_REDIS_URL (redis://host:port/db) and every
+# worker given the same crawl id shares one frontier; None: a normal single-process crawl.
+GATECRAWL_REDIS_URL = None
+# Name of the shared crawl (same on every worker; spider argument crawl_id also works).
+GATECRAWL_CRAWL_ID = None
+# What this worker takes from the frontier: "fetch" (plain HTTP only, never starts Chromium),
+# "render" (only requests with playwright meta), or "all".
+GATECRAWL_WORKER_ROLE = "all"
+# Prefix of every Redis key: <prefix>:<spider>:<crawl id>:...
+GATECRAWL_REDIS_PREFIX = "gatecrawl"
+# Seconds a worker may hold a task before other workers take it back.
+GATECRAWL_REDIS_VISIBILITY_TIMEOUT = 300.0
+# Seconds a worker's heartbeat lives; the tasks of a worker silent for this long are requeued.
+GATECRAWL_REDIS_HEARTBEAT = 15.0
+# Deliveries of one task before it is parked in <prefix>:...:dead instead of fetched again.
+GATECRAWL_REDIS_MAX_DELIVERIES = 3
+
 ITEM_PIPELINES = {
     "gatecrawl.pipelines.convert.ConvertPipeline": 300,
     "gatecrawl.pipelines.export.ExportPipeline": 900,
@@ -96,6 +123,13 @@ DOWNLOADER_MIDDLEWARES = {
     # robots.txt per RFC 9309: 5xx or network failure means "disallow" for that host.
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "gatecrawl.middlewares.robots.RobotsTxtMiddleware": 100,
+    # After DefaultHeadersMiddleware (400): credentials never follow a redirect to another origin.
+    "gatecrawl.middlewares.credentials.CredentialScopeMiddleware": 450,
+    # Retries with exponential backoff that honour Retry-After.
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "gatecrawl.middlewares.retry.RetryMiddleware": 550,
+    # Per-type size caps, after decompression (590), on plain and rendered responses.
+    "gatecrawl.middlewares.sizecap.SizeCapMiddleware": 585,
     # After decompression (590) and redirects (600/580), before retries (550).
     "gatecrawl.middlewares.presence.PresenceMiddleware": 570,
     # After the gate (570): escalates shells to the browser; before retries (550).
@@ -111,6 +145,11 @@ EXTENSIONS = {
     "gatecrawl.extensions.report.ReportExtension": 900,
 }
 
+# GATECRAWL_REDIS_URL switches the scheduler to the shared Redis frontier (gatecrawl/distributed/).
+ADDONS = {
+    "gatecrawl.distributed.addon.DistributedAddon": 0,
+}
+
 # --- Scrapy defaults chosen for this project ---------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 # Answers DNS only with addresses the egress policy vetted (pinning; no second lookup).
@@ -123,8 +162,9 @@ CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
 DOWNLOAD_DELAY = 0
 DOWNLOAD_TIMEOUT = 30
-DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
-DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
+# Transport cap (also enforced while decompressing: bombs stop here); per-type caps below.
+DOWNLOAD_MAXSIZE = 64 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 16 * 1024 * 1024
 RETRY_TIMES = 2
 TELNETCONSOLE_ENABLED = False
 # Scrapy 2.19's HTTP remote-control extension can run code: off.

@@ -28,3 +28,44 @@ def packet_validator():
     schema = load_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.fixture
+def origin():
+    """The "public" test origin on 127.0.0.3 (admitted by the tests' allow lists)."""
+    from mockserver import MockServer
+
+    s = MockServer("127.0.0.3").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def canary():
+    """An "internal" listener on 127.0.0.2 that must never be reached."""
+    from mockserver import MockServer
+
+    s = MockServer("127.0.0.2").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def canary_lo():
+    """An "internal" listener on 127.0.0.1."""
+    from mockserver import MockServer
+
+    s = MockServer("127.0.0.1").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def recipes_dir(tmp_path):
+    """A folder with the ``probe`` test recipe (start URLs come from -a start_url)."""
+    from crawlutil import PROBE_RECIPE
+
+    d = tmp_path / "recipes"
+    d.mkdir()
+    (d / "probe.toml").write_text(PROBE_RECIPE)
+    return d

@@ -40,3 +40,30 @@ def run_crawl(spider: str, store: Path, *args: str, settings: dict | None = None
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
     log = log_file.read_text("utf-8") if log_file.exists() else ""
     return CrawlRun(store=store, log=log, returncode=proc.returncode, stderr=proc.stderr)
+
+
+TESTS = Path(__file__).resolve().parent
+PROBE_RECIPE = """start_urls = ["http://origin.test/"]
+allowed_domains = []
+[follow]
+max_depth = 1
+[validation]
+min_markdown_chars = 50
+"""
+
+
+def probe_crawl(tmp_path: Path, recipes_dir: Path, start_urls, *, allow: str = "", dns: dict | None = None, extra: dict | None = None, name: str = "store", timeout: int = 300) -> CrawlRun:
+    """Crawl with the test recipe ``probe`` and a strict egress policy (only ``allow`` admitted)."""
+    env = {"GATECRAWL_EGRESS_ALLOW": "", "PYTHONPATH": f"{TESTS}:{ROOT}"}
+    settings = {"GATECRAWL_RECIPES_DIRS": str(recipes_dir), "GATECRAWL_EGRESS_ALLOW": allow, "RETRY_TIMES": 0, "ROBOTSTXT_OBEY": False}
+    if dns is not None:
+        f = tmp_path / f"{name}-dns.json"
+        f.write_text(json.dumps(dns))
+        env["FAKEDNS_FILE"] = str(f)
+        settings["GATECRAWL_EGRESS_RESOLVER"] = "fakedns:resolve"
+    settings.update(extra or {})
+    return run_crawl("probe", tmp_path / name, "-a", "start_url=" + " ".join(start_urls), settings=settings, env=env, timeout=timeout)
+
+
+def packets_by_url(run: CrawlRun, site: str = "probe") -> dict[str, dict]:
+    return {p["url_requested"]: p for p in run.packets(site)}

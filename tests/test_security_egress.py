@@ -7,69 +7,13 @@ admitted ("internal") and must never receive a connection.
 
 from __future__ import annotations
 
-import json
 import socket
-from pathlib import Path
 
 import pytest
 
-from crawlutil import ROOT, run_crawl
+from crawlutil import packets_by_url, run_crawl
+from crawlutil import probe_crawl as crawl
 from gatecrawl.core.egress import EgressPolicy, address_class, parse_allow_entry
-from mockserver import MockServer
-
-TESTS = Path(__file__).resolve().parent
-PROBE_RECIPE = """start_urls = ["http://origin.test/"]
-allowed_domains = []
-[follow]
-max_depth = 1
-[validation]
-min_markdown_chars = 50
-"""
-
-
-@pytest.fixture
-def origin():
-    s = MockServer("127.0.0.3").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def canary():
-    s = MockServer("127.0.0.2").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def canary_lo():
-    s = MockServer("127.0.0.1").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def recipes_dir(tmp_path):
-    d = tmp_path / "recipes"
-    d.mkdir()
-    (d / "probe.toml").write_text(PROBE_RECIPE)
-    return d
-
-
-def crawl(tmp_path, recipes_dir, start_urls, *, allow="", dns=None, extra=None, name="store"):
-    env = {"GATECRAWL_EGRESS_ALLOW": "", "PYTHONPATH": f"{TESTS}:{ROOT}"}
-    settings = {"GATECRAWL_RECIPES_DIRS": str(recipes_dir), "GATECRAWL_EGRESS_ALLOW": allow, "RETRY_TIMES": 0, "ROBOTSTXT_OBEY": False}
-    if dns is not None:
-        f = tmp_path / f"{name}-dns.json"
-        f.write_text(json.dumps(dns))
-        env["FAKEDNS_FILE"] = str(f)
-        settings["GATECRAWL_EGRESS_RESOLVER"] = "fakedns:resolve"
-    settings.update(extra or {})
-    return run_crawl("probe", tmp_path / name, "-a", "start_url=" + " ".join(start_urls), settings=settings, env=env)
-
-
-def packets_by_url(run):
-    return {p["url_requested"]: p for p in run.packets("probe")}
 
 
 # --- unit level: the classifier and the allow list -----------------------------------------------

@@ -38,9 +38,8 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     "--mute-audio",
     "--password-store=basic",
     "--use-mock-keychain",
-    "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,"
-    "AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions",
 )
+# (No --disable-features here: Playwright passes its own list, and a second flag would replace it.)
 
 SYSTEM_CHROMIUM_PATHS: tuple[str, ...] = (
     "/usr/bin/chromium",

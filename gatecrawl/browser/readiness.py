@@ -89,6 +89,8 @@ _SCROLL_JS = "() => { const se = document.scrollingElement || document.documentE
 
 # Scrolling stops after this many consecutive steps without growth (one slow loader is not the end).
 _SCROLL_SETTLE_STEPS = 2
+# A page is unresponsive when a probe does not answer within the remaining budget plus this.
+_PROBE_GRACE_S = 0.5
 
 
 class RenderTimeout(Exception):
@@ -244,7 +246,8 @@ class ReadinessSession:
                 self._finish(False, "timeout:" + "+".join(unmet), since, probe, polls, scroll_steps, capped)
                 return self.report
             try:
-                probe = await asyncio.wait_for(page.evaluate(PROBE_JS, args), timeout=remaining)
+                # a probe started just before the deadline may finish just after it
+                probe = await asyncio.wait_for(page.evaluate(PROBE_JS, args), timeout=remaining + _PROBE_GRACE_S)
             except asyncio.TimeoutError:
                 self._finish(False, "timeout:page_unresponsive", since, probe, polls, scroll_steps, capped)
                 raise RenderTimeout("timeout:page_unresponsive") from None
@@ -284,7 +287,7 @@ class ReadinessSession:
                         else:
                             scroll_chars, scroll_height = probe["chars"], probe["height"]
                             try:
-                                await asyncio.wait_for(page.evaluate(_SCROLL_JS), timeout=max(0.05, deadline - time.monotonic()))
+                                await asyncio.wait_for(self._scroll(page), timeout=max(0.05, deadline - time.monotonic()) + _PROBE_GRACE_S)
                             except asyncio.TimeoutError:
                                 self._finish(False, "timeout:page_unresponsive", since, probe, polls, scroll_steps, capped)
                                 raise RenderTimeout("timeout:page_unresponsive") from None
@@ -307,6 +310,15 @@ class ReadinessSession:
                 self._finish(True, f"ready:{last}", since, probe, polls, scroll_steps, capped)
                 return self.report
             await asyncio.sleep(min(poll, max(0.0, deadline - time.monotonic())))
+
+    async def _scroll(self, page: Any) -> None:
+        """One scroll step to the bottom. Headless Chromium produces frames only for the tab in
+        front, and IntersectionObserver-based lazy loaders need frames: with several renders
+        in one context, a page scrolled in the background never loads its next section. So
+        the page comes to the front, then scrolls (``scrollTo`` plus a wheel event)."""
+        await page.bring_to_front()
+        height = await page.evaluate(_SCROLL_JS)
+        await page.mouse.wheel(0, max(int(height or 0), self.options.viewport_height))
 
     def _finish(self, passed: bool, reason: str, since: dict, probe: dict, polls: int, scroll_steps: int, capped: bool) -> None:
         t0 = self.t0 or time.monotonic()

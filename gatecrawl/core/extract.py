@@ -659,6 +659,42 @@ def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
                 fired.add("exclude_link_dense")
 
 
+_TEASER_PREFIX_RX = _rx(
+    r"^\W*(?:read more|see more|more|related|related stories|related articles|also read|read also|"
+    r"also on|also see|see also|watch|watch now|click here|don'?t miss|recommended|must read|"
+    r"further reading|leggi anche|lesen sie auch|mehr zum thema|ver tamb[ié]n|lee tambi[ée]n|"
+    r"veja tamb[ée]m|leia tamb[ée]m|lire aussi|[àa] lire aussi)\b\s*[:»>\-–—|]")
+_UPPER_LINK_MAX = 200
+
+
+def _drop_inline_teasers(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+    """``exclude_inline_teaser``: short paragraphs inside the article that only point to
+    other pages: "READ MORE: <link>", "Also on site: <link>" (a teaser prefix followed by
+    a colon or arrow, with a link), or a paragraph that is one all-capitals link
+    ("CLICK HERE TO GET THE APP", promoted headlines)."""
+    for el in list(root.iter("p", "div", "h3", "h4", "h5", "h6", "li")):
+        if el is root or el.getparent() is None or el in protected:
+            continue
+        if el.tag in ("div", "li") and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
+            continue
+        links = [a for a in el.iter("a") if a.get("href")]
+        if not links:
+            continue
+        t = _WS.sub(" ", el.text_content()).strip()
+        if not t or len(t) > 300:
+            continue
+        if _TEASER_PREFIX_RX.match(t):
+            _drop(el)
+            fired.add("exclude_inline_teaser")
+            continue
+        link_chars = sum(len(_WS.sub(" ", a.text_content()).strip()) for a in links)
+        letters = [c for c in t if c.isalpha()]
+        if len(t) <= _UPPER_LINK_MAX and link_chars >= 0.8 * len(t) and len(letters) >= 12 \
+                and all(not c.islower() for c in letters) and any(c.isupper() for c in letters):
+            _drop(el)
+            fired.add("exclude_inline_teaser")
+
+
 def _recipe_exclude(root: lxml.etree._Element, exclude_selectors, fired: set[str]) -> None:
     for sel in exclude_selectors:
         try:
@@ -824,6 +860,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
     else:
         _protected_blocks(root, fired)  # record the keep rules that apply to the selection
     _clean_links(root, fired)
+    _drop_inline_teasers(root, _protected_blocks(root, set()), fired)
+    _prune_by_reference(root, fired)
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
@@ -834,3 +872,133 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
         main_text_chars=_text_len(root),
         page_text_chars=page_chars,
     )
+
+
+# --------------------------------------------------------------------------- reference pruning
+
+_TOKEN_RX = re.compile(r"\w+", re.UNICODE)
+_LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
+                         "table", "blockquote", "figcaption", "caption", "address"])
+_CONTAINERS = frozenset(["div", "section", "article", "main", "header", "footer", "aside",
+                         "ul", "ol", "dl", "figure", "span", "center", "form", "fieldset",
+                         "details", "summary", "hgroup", "nav", "body", "a", "font", "em",
+                         "strong", "b", "i", "small", "label", "time"])
+#: the reference must cover at least this share of its own shingles inside our selection
+REF_SUBSET_MIN = 0.9
+#: a unit is kept when this share of its shingles occurs in the reference
+REF_KEEP_MIN = 0.5
+#: and must cover at least this share of the selection's shingles
+REF_COVER_MIN = 0.55
+
+
+def _reference_text(root: lxml.etree._Element) -> str | None:
+    """Text of the selection according to an independent extractor (trafilatura, fast mode,
+    run on a copy of the selection), or None when it is not available."""
+    try:
+        import trafilatura  # runtime dependency; optional here
+    except Exception:
+        return None
+    html = lxml.html.Element("html")
+    body = copy.deepcopy(root)
+    body.tag = "body"
+    body.tail = None
+    html.append(body)
+    try:
+        return trafilatura.extract(html, fast=True, include_comments=False, include_tables=True,
+                                   deduplicate=False)
+    except Exception:
+        return None
+
+
+def _shingle_set(tokens: list[str]) -> set:
+    return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
+
+
+_REF_STATS: list = []
+
+
+def _prune_by_reference(root: lxml.etree._Element, fired: set[str]) -> None:
+    """``exclude_reference_disagree``: when an independent extractor's text is (nearly) a
+    subset of our selection and covers most of it, text units (paragraphs, list items,
+    leaf blocks) it leaves out are removed, except the title, bylines, captions, dates,
+    quotes and embedded posts (keep rules); a list keeps all its items when the reference
+    keeps any of them; a heading stays when anything of its section stays."""
+    ref = _reference_text(root)
+    if not ref:
+        return
+    ref_tokens = _TOKEN_RX.findall(ref)
+    if len(ref_tokens) < 40:
+        return
+    ref_sh = _shingle_set(ref_tokens)
+    ours_tokens = _TOKEN_RX.findall(root.text_content())
+    ours_sh = _shingle_set(ours_tokens)
+    common = len(ref_sh & ours_sh)
+    _REF_STATS.append((common / max(1, len(ref_sh)), common / max(1, len(ours_sh))))
+    if not ref_sh or common < REF_SUBSET_MIN * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
+        return
+    ref_joined = " " + " ".join(ref_tokens) + " "
+    protected = _protected_blocks(root, set())
+    first_heading = next(iter(root.iter("h1")), None)
+    if first_heading is None:
+        first_heading = next(iter(root.iter("h2", "h3")), None)
+
+    def is_protected(el) -> bool:
+        node = el
+        while node is not None:
+            if node in protected or node is first_heading or node.tag in ("time", "h1", "blockquote") \
+                    or _EMBED_RX.search(_attrs(node) or "-"):
+                return True
+            node = node.getparent()
+        return False
+
+    units: list = []
+
+    def collect(el) -> None:
+        for child in el:
+            if not _is_el(child):
+                continue
+            if child.tag in _LEAF_UNITS or not any(
+                    True for d in child.iterdescendants() if _is_el(d) and d.tag in _BLOCKS):
+                units.append(child)
+            else:
+                collect(child)
+
+    collect(root)
+
+    def in_ref(el) -> bool:
+        toks = _TOKEN_RX.findall(el.text_content())
+        if not toks:
+            return True
+        if len(toks) >= 4:
+            sh = _shingle_set(toks)
+            return sum(1 for s in sh if s in ref_sh) >= REF_KEEP_MIN * len(sh)
+        return (" " + " ".join(toks) + " ") in ref_joined
+
+    keep: dict = {}
+    for u in units:
+        keep[u] = is_protected(u) or any(True for d in u.iter() if d in protected) or in_ref(u)
+    # lists: all items stay when the reference keeps any of them
+    for u in units:
+        if not keep[u] and u.tag == "li":
+            par = u.getparent()
+            if par is not None and any(keep.get(c) for c in par if c is not u and c.tag == "li"):
+                keep[u] = True
+    # headings: stay when anything up to the next heading stays
+    for i, u in enumerate(units):
+        if not keep[u] and u.tag in ("h2", "h3", "h4", "h5", "h6"):
+            for v in units[i + 1:]:
+                if v.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+                    break
+                if keep[v] and _TOKEN_RX.search(v.text_content() or ""):
+                    keep[u] = True
+                    break
+    import os
+    if os.environ.get("GC_MODE") == "edges":
+        kept = [i for i, u in enumerate(units) if keep[u] and not is_protected(u)]
+        if kept:
+            for u in units[kept[0]:kept[-1] + 1]:
+                keep[u] = True
+    for u in units:
+        if not keep[u] and u.getparent() is not None:
+            _drop(u)
+            fired.add("exclude_reference_disagree")

@@ -6,6 +6,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+from gatecrawl.demo import drift
 from gatecrawl.demo.site import EXPECTED, render
 
 __all__ = ["DemoServer", "EXPECTED", "serve"]
@@ -18,6 +19,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server API
         path = urlsplit(self.path).path or "/"
         status, ctype, body = render(path, self.server.base_url)  # type: ignore[attr-defined]
+        status, ctype, body = drift.apply(self.server, path, status, ctype, body)
         self.server.hits[path] = self.server.hits.get(path, 0) + 1  # type: ignore[attr-defined]
         self.send_response(status)
         self.send_header("Content-Type", ctype)
@@ -36,6 +38,8 @@ class DemoServer(ThreadingHTTPServer):
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         super().__init__((host, port), _Handler)
         self.hits: dict[str, int] = {}
+        # Paths served as SPA shells (gatecrawl.demo.drift; also GATECRAWL_DEMO_SHELLS).
+        self.shells: set[str] = set()
         self.base_url = f"http://{host}:{self.server_address[1]}"
 
     def start_in_thread(self) -> "DemoServer":

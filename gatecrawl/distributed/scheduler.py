@@ -211,7 +211,7 @@ class DistributedScheduler(Scheduler):
         if not self._hooked:
             self._hook_scraper()
         popped = self._pop()
-        if popped is None and self.queue.recover():
+        if popped is None and self._recover():
             popped = self._pop()
         if popped is None:
             return None
@@ -231,9 +231,15 @@ class DistributedScheduler(Scheduler):
             return False
         if processing and not (fetch + render):
             # Only in-flight work remains: take back tasks of dead workers, if any.
-            if self.queue.recover():
-                self._inc("recovered")
+            self._recover()
         return True
+
+    def _recover(self) -> int:
+        n = self.queue.recover()
+        if n and self.stats is not None:
+            self.stats.inc_value("gatecrawl/distributed/recovered", n)
+            logger.info("requeued %d tasks of stopped workers or past their deadline", n)
+        return n
 
     def __len__(self) -> int:
         return len(self.queue)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
+from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.items import PageCapture
 from gatecrawl.report import ReportError, ReportOptions, build_record, build_summary, dump_json, packet_linker, page_entry, render_html, report_keys
@@ -83,7 +84,11 @@ class ReportExtension:
         if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "dropped":
             self._collect(item)
 
-    def spider_closed(self, spider: Any, reason: str = "finished") -> None:
+    async def spider_closed(self, spider: Any, reason: str = "finished") -> None:
+        # Store calls (local disk or S3) run in a thread, never on the reactor.
+        await run_in_thread(self._write_report, spider, reason)
+
+    def _write_report(self, spider: Any, reason: str) -> None:
         recipe = getattr(spider, "recipe", None)
         site = spider.name
         run_id = str(getattr(spider, "run_id", None) or _now())

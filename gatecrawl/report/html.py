@@ -47,7 +47,7 @@ main{max-width:1220px;margin:0 auto;padding:20px 24px 40px}
 .alert.info{background:#eef2fb;border-color:#c9d6f2;color:#23406f}
 .alert b{white-space:nowrap}
 .alert ul{margin:4px 0 0;padding-left:18px}
-.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:12px;margin-bottom:18px}
+.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(128px,1fr));gap:12px;margin-bottom:18px}
 .kpi{background:var(--card);border-radius:12px;padding:12px 14px;box-shadow:0 1px 2px rgba(20,30,50,.06),0 0 0 1px var(--line)}
 .kpi .v{font-size:24px;font-weight:700;line-height:1.2}
 .kpi .l{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.5px}
@@ -61,11 +61,12 @@ main{max-width:1220px;margin:0 auto;padding:20px 24px 40px}
 .smalls{display:flex;flex-wrap:wrap;gap:8px 18px}
 .smalls figure{margin:0}
 .smalls figcaption{font-size:12px;font-weight:600;color:var(--muted);margin-bottom:2px}
-svg.chart{max-width:100%;height:auto;display:block}
+svg.chart{width:100%;height:auto;display:block}
+.smalls svg.chart{width:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:12.5px}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 th{color:var(--muted);font-weight:600;font-size:11.5px;text-transform:uppercase;letter-spacing:.4px}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.url{max-width:420px;overflow-wrap:anywhere}
 .pill{display:inline-block;padding:1px 8px;border-radius:999px;font-size:11.5px;font-weight:600;background:#fde8e1;color:#9a2d11}
 .pill.kept{background:#e2f4ec;color:#1d6b4b}
@@ -131,6 +132,15 @@ def _delta_cls(delta: float | None, higher_is_bad: bool | None) -> str:
     return "bad" if (delta > 0) == higher_is_bad else "good"
 
 
+def _run_label(h: Mapping[str, Any]) -> str:
+    """Short x-axis label of a run: its finished time (MM-DD HH:MM:SS), else its id's tail."""
+    ts = str(h.get("finished_at") or "")
+    if len(ts) >= 19 and ts[10] == "T":
+        return f"{ts[5:10]} {ts[11:19]}"
+    rid = str(h.get("run_id") or "")
+    return rid[-14:]
+
+
 def _kpi(label: str, value: str, delta_text: str = "", cls: str = "", title: str = "") -> str:
     t = f' title="{_e(title)}"' if title else ""
     d = f'<div class="d {cls}">{_e(delta_text)}</div>' if delta_text else '<div class="d">&nbsp;</div>'
@@ -158,12 +168,31 @@ def _card(title: str, sub: str, body: str, wide: bool = False, cid: str = "") ->
     return f'<section class="card{" wide" if wide else ""}"{idattr}><h2>{_e(title)}</h2><p class="sub">{sub}</p>{body}</section>'
 
 
-def _signed(d: Any, kind: str = "num") -> str:
+# Direction of each compared metric: True when a rise is bad, False when good, None neutral.
+_UP_IS_BAD: dict[str, bool | None] = {
+    "pages": None,
+    "kept": False,
+    "dropped": True,
+    "escalated": True,
+    "rendered": True,
+    "drop_rate": True,
+    "escalation_rate": True,
+    "render_rate": True,
+    "bytes_in": None,
+    "markdown_chars": None,
+    "cost_per_1000_clean_pages": True,
+    "http_latency_p50_ms": True,
+    "http_latency_p95_ms": True,
+}
+
+
+def _signed(d: Any, kind: str = "num", up_is_bad: bool | None = True) -> str:
+    """A signed change; red when it moved the bad way, green the good way, grey when neutral."""
     if not isinstance(d, (int, float)):
         return '<span class="zero">–</span>'
     if d == 0:
         return '<span class="zero">0</span>'
-    cls = "pos" if d > 0 else "neg"
+    cls = "zero" if up_is_bad is None else ("pos" if (d > 0) == up_is_bad else "neg")
     sign = "+" if d > 0 else "−"
     if kind == "rate":
         txt = f"{sign}{abs(100 * d):.1f} pts"
@@ -292,33 +321,19 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
         if vals:
             rows.append((r, vals, COLORS.get(r, COLORS["other"])))
     lat_rows = "".join(
-        f"<tr><td>{_e(r)}</td><td class='n'>{v['latency_ms']['count']}</td><td class='n'>{_ms(v['latency_ms']['p50'])}</td><td class='n'>{_ms(v['latency_ms']['p95'])}</td><td class='n'>{_ms(v['latency_ms']['max'])}</td><td class='n'>{_bytes(v['bytes_in'])}</td><td class='n'>{_num(v['chars_out'])}</td></tr>"
+        f"<tr><td>{_e(r)}</td><td class='n'>{v['latency_ms']['count']}</td><td class='n'>{_ms(v['latency_ms']['p50'])}</td><td class='n'>{_ms(v['latency_ms']['p95'])}</td><td class='n'>{_bytes(v['bytes_in'])}</td><td class='n'>{_num(v['chars_out'])}</td></tr>"
         for r, v in s["by_reader"].items()
         if v["pages"]
     )
     parts.append(
         _card(
             "Latency by reader",
-            "Each dot is a page; solid tick p50, dashed tick p95 (nearest rank).",
-            svg.strip("latency", "Latency distribution by reader", rows, fmt=lambda x: f"{x:,.0f}", unit=" ms")
-            + f"<table><tr><th>reader</th><th class='n'>pages</th><th class='n'>p50</th><th class='n'>p95</th><th class='n'>max</th><th class='n'>bytes in</th><th class='n'>Markdown chars</th></tr>{lat_rows}</table>",
+            "Each dot is a page (log scale); solid tick p50, dashed tick p95 (nearest rank).",
+            svg.strip("latency", "Latency distribution by reader", rows, fmt=lambda x: f"{x:,.0f}", unit=" ms", log=True)
+            + f"<table><tr><th>reader</th><th class='n'>pages</th><th class='n'>p50</th><th class='n'>p95</th><th class='n'>bytes in</th><th class='n'>Markdown chars</th></tr>{lat_rows}</table>",
             cid="latency",
         )
     )
-
-    # -- rendering --------------------------------------------------------------------------
-    rend = s["render"]
-    if rend["pages"]:
-        rr = sorted(rend["readiness_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
-        body = (
-            f'<div class="row"><div><div class="big">{_ms(rend["elapsed_ms"]["p50"])}</div><div class="muted">render time p50</div></div>'
-            f'<div><div class="big">{_ms(rend["elapsed_ms"]["p95"])}</div><div class="muted">render time p95</div></div>'
-            f'<div><div class="big">{rend["readiness_passed"]}/{rend["pages"]}</div><div class="muted">readiness passed</div></div></div>'
-            + svg.hbar("readiness", "Render readiness reasons", [(k, n, COLORS["render"]) for k, n in rr])
-        )
-    else:
-        body = svg.empty("readiness", "Render readiness reasons", f"No page was rendered in this run ({counts['escalated']} flagged for the browser)")
-    parts.append(_card("Rendering", "Why the browser considered each rendered page ready, and how long renders took.", body, cid="rendering"))
 
     # -- cost -------------------------------------------------------------------------------
     uc, usage, cp = cost["unit_costs"], cost["usage"], cost["parts"]
@@ -334,9 +349,37 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
     )
     parts.append(_card("Cost", "From the unit costs in settings (GATECRAWL_COST_*). Dropped pages cost too.", cost_body, cid="cost"))
 
+    # -- rendering --------------------------------------------------------------------------
+    rend = s["render"]
+    if rend["pages"]:
+        rr = sorted(rend["readiness_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
+        body = (
+            f'<div class="row"><div><div class="big">{_ms(rend["elapsed_ms"]["p50"])}</div><div class="muted">render time p50</div></div>'
+            f'<div><div class="big">{_ms(rend["elapsed_ms"]["p95"])}</div><div class="muted">render time p95</div></div>'
+            f'<div><div class="big">{rend["readiness_passed"]}/{rend["pages"]}</div><div class="muted">readiness passed</div></div></div>'
+            + svg.hbar("readiness", "Render readiness reasons", [(k, n, COLORS["render"]) for k, n in rr])
+        )
+    else:
+        body = svg.empty("readiness", "Render readiness reasons", f"No page was rendered in this run ({counts['escalated']} flagged for the browser)")
+    parts.append(_card("Rendering", "Why the browser considered each rendered page ready, and how long renders took.", body, cid="rendering"))
+
+    # -- volume and selection ----------------------------------------------------------------
+    vol = s["volume"]
+    rules = sorted((s.get("selection_rules") or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+    sel = s.get("selectors") or {}
+    sel_rows = "".join(f"<tr><td><code>{_e(k)}</code></td><td class='n'>{v}</td></tr>" for k, v in sel.items())
+    vol_body = (
+        f'<div class="row"><div><div class="big">{_num(vol["markdown_chars"])}</div><div class="muted">Markdown chars kept</div></div>'
+        f'<div><div class="big">{_num(vol["markdown_chars_p50"])}</div><div class="muted">chars per kept page (p50)</div></div>'
+        f'<div><div class="big">{_bytes(vol["bytes_in"])}</div><div class="muted">bytes in</div></div></div>'
+        + (svg.hbar("selection-rules", "Kept pages by main-content selection rule", [(k, n, COLORS["kept"]) for k, n in rules], label_w=190) if rules else svg.empty("selection-rules", "Selection rules", "Nothing was kept"))
+        + (f"<table><tr><th>recipe main selector</th><th class='n'>pages matched</th></tr>{sel_rows}</table>" if sel_rows else "<p class='muted'>The recipe names no main-content selectors.</p>")
+    )
+    parts.append(_card("Volume and selection", "How much text was kept, and which rule chose each kept page's main content.", vol_body, cid="volume"))
+
     # -- run over run -----------------------------------------------------------------------
     hist = s.get("history") or []
-    labels = [h["run_id"][-12:] if len(h["run_id"]) > 12 else h["run_id"] for h in hist]
+    labels = [_run_label(h) for h in hist]
     rates_chart = svg.line_chart(
         "history-rates",
         "Rates over runs",
@@ -358,7 +401,7 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
         for name, m in comp["metrics"].items():
             kind = kinds.get(name, "num")
             fmt = (lambda x: _pct(x)) if kind == "rate" else ((lambda x: _ms(x)) if kind == "ms" else (lambda x: _money(x, cur) if name.startswith("cost") else _num(x)))
-            trs.append(f"<tr><td>{_e(name.replace('_', ' '))}</td><td class='n'>{_e(fmt(m['previous']))}</td><td class='n'>{_e(fmt(m['current']))}</td><td class='n'>{_signed(m['delta'], kind)}</td></tr>")
+            trs.append(f"<tr><td>{_e(name.replace('_', ' '))}</td><td class='n'>{_e(fmt(m['previous']))}</td><td class='n'>{_e(fmt(m['current']))}</td><td class='n'>{_signed(m['delta'], kind, _UP_IS_BAD.get(name))}</td></tr>")
         for r, v in comp["dropped_by_reason"].items():
             trs.append(f"<tr><td>dropped: {_e(r)}</td><td class='n'>{v['previous']}</td><td class='n'>{v['current']}</td><td class='n'>{_signed(v['current'] - v['previous'])}</td></tr>")
         comp_html = f"<h3 style='font-size:13px;margin:14px 0 4px'>This run against <code>{_e(comp['against_run_id'])}</code></h3><table><tr><th>metric</th><th class='n'>previous</th><th class='n'>this run</th><th class='n'>change</th></tr>{''.join(trs)}</table>"
@@ -395,16 +438,19 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
 
     # -- quarantine -------------------------------------------------------------------------
     q_rows = []
+    has_detail = any((q.get("drop_detail") or "") for q in s.get("quarantine") or [])
+    detail_th = "<th>detail</th>" if has_detail else ""
     for q in s.get("quarantine") or []:
         key = q.get("packet_key")
         href = packet_href(key) if (packet_href and key) else None
         link = f'<a href="{_e(href)}">packet</a>' if href else (f"<code>{_e(key)}</code>" if key else "–")
+        detail_td = f"<td>{_e(q.get('drop_detail') or '')}</td>" if has_detail else ""
         q_rows.append(
             f"<tr><td class='url' title='{_e(q['url'])}'>{_e(_path(q['url']))}</td><td><span class='pill'>{_e(q['drop_reason'])}</span></td>"
-            f"<td>{_e(q.get('drop_detail') or '')}</td><td>{_e(q.get('reader'))}</td><td class='n'>{_e(q.get('http_status') or '')}</td><td class='n'>{_e('' if q.get('quality_score') is None else q['quality_score'])}</td><td>{link}</td></tr>"
+            f"{detail_td}<td>{_e(q.get('reader'))}</td><td class='n'>{_e(q.get('http_status') or '')}</td><td class='n'>{_e('' if q.get('quality_score') is None else q['quality_score'])}</td><td>{link}</td></tr>"
         )
     qt = (
-        "<table><tr><th>page</th><th>reason</th><th>detail</th><th>reader</th><th class='n'>status</th><th class='n'>score</th><th>evidence</th></tr>" + "".join(q_rows) + "</table>"
+        f"<table><tr><th>page</th><th>reason</th>{detail_th}<th>reader</th><th class='n'>status</th><th class='n'>score</th><th>evidence</th></tr>" + "".join(q_rows) + "</table>"
         if q_rows
         else "<p class='muted'>Nothing was quarantined in this run.</p>"
     )

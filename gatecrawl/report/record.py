@@ -46,7 +46,10 @@ _HEADING = re.compile(r"^#{1,6}[ \t]+\S")
 
 
 def report_keys(site: str, run_id: str) -> dict[str, str]:
-    base = f"{site}/runs/{REPORTS_FOLDER}/{run_id}"
+    """Keys of a run's record, summary and HTML report (the run id made key-safe, as the
+    run manifest's key is)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", str(run_id))
+    base = f"{site}/runs/{REPORTS_FOLDER}/{safe}"
     return {"record": f"{base}.record.json", "summary": f"{base}.summary.json", "html": f"{base}.html"}
 
 
@@ -203,6 +206,8 @@ def list_runs(store: Store, site: str) -> list[dict[str, Any]]:
         if not isinstance(doc, dict) and info["manifest_key"]:
             doc = _load_json(store, info["manifest_key"])
         doc = doc if isinstance(doc, dict) else {}
+        if doc.get("run_id"):
+            info["run_id"] = str(doc["run_id"])
         info["finished_at"] = doc.get("finished_at") or ""
         info["started_at"] = doc.get("started_at") or ""
     return sorted(runs.values(), key=lambda r: (time_key(r["finished_at"]), r["run_id"]))

@@ -54,7 +54,8 @@ def nice_max(v: float) -> float:
 def _open(name: str, width: float, height: float, title: str) -> str:
     return (
         f'<svg class="chart" data-chart="{_e(name)}" role="img" aria-label="{_e(title)}" '
-        f'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" width="{_f(width)}" height="{_f(height)}">'
+        f'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" width="{_f(width)}" height="{_f(height)}" '
+        f'style="max-width:{_f(width * 1.3)}px">'
         f"<title>{_e(title)}</title>"
     )
 
@@ -211,18 +212,33 @@ def _ticks(vmax: float, n: int = 4) -> list[float]:
     return [vmax * i / n for i in range(n + 1)]
 
 
-def strip(name: str, title: str, rows: Sequence[tuple[str, Sequence[float], str]], *, width: float = 520, label_w: float = 70, fmt: Fmt = fmt_num, unit: str = "") -> str:
-    """One row of dots per series (label, values, colour), with p50 (solid) and p95 (dashed) ticks."""
+def strip(name: str, title: str, rows: Sequence[tuple[str, Sequence[float], str]], *, width: float = 520, label_w: float = 70, fmt: Fmt = fmt_num, unit: str = "", log: bool = False) -> str:
+    """One row of dots per series (label, values, colour), with p50 (solid) and p95 (dashed)
+    ticks; ``log``: logarithmic axis (decades), for latencies that span orders of magnitude."""
     rows = [r for r in rows if r[1]]
     if not rows:
         return empty(name, title)
     row_h, top = 36, 6
-    plot_w = width - label_w - 20
-    vmax = nice_max(max(max(v) for _, v, _ in rows))
+    plot_w = width - label_w - 24
+    hi = max(max(v) for _, v, _ in rows)
+    if log:
+        lo_exp = math.floor(math.log10(max(min(min(v) for _, v, _ in rows), 1)))
+        hi_exp = max(math.ceil(math.log10(max(hi, 1))), lo_exp + 1)
+        ticks = [10.0**e for e in range(lo_exp, hi_exp + 1)]
+
+        def pos(v: float) -> float:
+            return label_w + plot_w * (math.log10(max(v, 10.0**lo_exp)) - lo_exp) / (hi_exp - lo_exp)
+    else:
+        vmax = nice_max(hi)
+        ticks = _ticks(vmax)
+
+        def pos(v: float) -> float:
+            return label_w + plot_w * v / vmax
+
     height = top + len(rows) * row_h + 22
     out = [_open(name, width, height, title)]
-    for t in _ticks(vmax):
-        x = label_w + plot_w * t / vmax
+    for t in ticks:
+        x = pos(t)
         out.append(f'<line x1="{_f(x)}" y1="{top}" x2="{_f(x)}" y2="{_f(height - 18)}" stroke="{GRID}"/>')
         out.append(f'<text x="{_f(x)}" y="{_f(height - 5)}" text-anchor="middle" fill="{MUTED}" font-size="10">{_e(fmt(t))}{_e(unit)}</text>')
     for ri, (label, values, color) in enumerate(rows):
@@ -231,12 +247,12 @@ def strip(name: str, title: str, rows: Sequence[tuple[str, Sequence[float], str]
         out.append(f'<text x="{_f(label_w - 8)}" y="{_f(yc + 4)}" text-anchor="end" fill="{INK}" font-size="12" font-weight="600">{_e(label)}</text>')
         for i, v in enumerate(vals):
             jitter = ((i * 7919) % 11 - 5) * 1.6  # deterministic spread
-            x = label_w + plot_w * v / vmax
+            x = pos(v)
             out.append(f'<circle class="mark" cx="{_f(x)}" cy="{_f(yc + jitter)}" r="3.5" fill="{color}" fill-opacity="0.55"><title>{_e(label)}: {_e(fmt(v))}{_e(unit)}</title></circle>')
         for p, dash in ((50, ""), (95, ' stroke-dasharray="3 2"')):
             rank = max(1, math.ceil(p / 100 * len(vals)))
             v = vals[rank - 1]
-            x = label_w + plot_w * v / vmax
+            x = pos(v)
             out.append(f'<line x1="{_f(x)}" y1="{_f(yc - 13)}" x2="{_f(x)}" y2="{_f(yc + 13)}" stroke="{INK}" stroke-width="2"{dash}><title>{_e(label)} p{p}: {_e(fmt(v))}{_e(unit)}</title></line>')
     out.append("</svg>")
     return "".join(out)
@@ -266,7 +282,8 @@ def line_chart(name: str, title: str, labels: Sequence[str], series: Sequence[tu
     step = max(1, math.ceil(n / 6))
     for i, lab in enumerate(labels):
         if i % step == 0 or i == n - 1:
-            out.append(f'<text x="{_f(px(i))}" y="{_f(top + plot_h + 14)}" text-anchor="middle" fill="{MUTED}" font-size="10">{_e(_trunc(lab, 14))}</text>')
+            anchor = "start" if (i == 0 and n > 1) else ("end" if (i == n - 1 and n > 1) else "middle")
+            out.append(f'<text x="{_f(px(i))}" y="{_f(top + plot_h + 14)}" text-anchor="{anchor}" fill="{MUTED}" font-size="10">{_e(_trunc(lab, 16))}</text>')
     for sname, values, color in series:
         pts = [(px(i), py(v), v, labels[i]) for i, v in enumerate(values) if v is not None]
         if len(pts) > 1:

@@ -73,30 +73,34 @@ def parse_spider_args(recipe: Recipe, start_url: Any = None, max_pages: Any = No
 
 def classify_failure(exc: BaseException) -> tuple[str, str]:
     """Map a download failure to a typed reason and a short detail (no internal addresses)."""
-    from scrapy.exceptions import IgnoreRequest
+    from scrapy import exceptions as sx
     from twisted.internet import defer, error as terr
 
     name = type(exc).__name__
     text = str(exc)
+    low = text.lower()
+    detail = f"{name}: {text}"[:300]
     reason = getattr(exc, "reason", None)
-    if isinstance(reason, str) and reason in ("egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed", "offsite"):
+    if isinstance(reason, str) and reason in (
+        "egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed", "offsite", "size_exceeded"
+    ):
         return reason, text[:300]
-    if isinstance(exc, IgnoreRequest):
-        low = text.lower()
+    if isinstance(exc, sx.IgnoreRequest):
         if "robots.txt" in low:
             return "robots_disallowed", "forbidden by robots.txt"
-        if "decompress" in low or "maxsize" in low.replace(" ", "") and "decompress" in low:
+        if "decompress" in low:
             return "decompression_bomb", text[:300]
-        return "fetch_failed", f"{name}: {text}"[:300]
-    if name == "_DecompressionMaxSizeExceeded" or "decompressed" in text.lower() and "max" in text.lower():
-        return "decompression_bomb", text[:300]
-    if isinstance(exc, defer.CancelledError) and ("max size" in text.lower() or "maxsize" in text.lower()):
-        return "size_exceeded", text[:300]
-    if isinstance(exc, (terr.TimeoutError, terr.TCPTimedOutError, defer.TimeoutError)):
-        return "timeout", f"{name}: {text}"[:300]
-    if name in ("ResponseDataLossError", "_DataLoss", "PotentialDataLoss") or "dataloss" in name.lower():
-        return "truncated", f"{name}: {text}"[:300]
-    return "fetch_failed", f"{name}: {text}"[:300]
+        return "fetch_failed", detail
+    if name == "_DecompressionMaxSizeExceeded" or ("decompress" in low and "max" in low):
+        return "decompression_bomb", detail
+    if isinstance(exc, sx.DownloadCancelledError) or (isinstance(exc, defer.CancelledError) and "max size" in low):
+        # Scrapy cancels a download only when it passes DOWNLOAD_MAXSIZE (announced or received).
+        return "size_exceeded", detail
+    if isinstance(exc, (sx.DownloadTimeoutError, terr.TimeoutError, terr.TCPTimedOutError, defer.TimeoutError)):
+        return "timeout", detail
+    if isinstance(exc, sx.ResponseDataLossError) or "dataloss" in name.lower():
+        return "truncated", detail
+    return "fetch_failed", detail
 
 
 class RecipeSpider(scrapy.Spider):
@@ -133,6 +137,9 @@ class RecipeSpider(scrapy.Spider):
             self._run_id = (
                 self._run_id_arg
                 or settings_id
+                # Scrapyd >= 1.5 passes the job id as the spider argument _job; older
+                # versions set SCRAPY_JOB in the environment.
+                or getattr(self, "_job", None)
                 or os.environ.get("SCRAPY_JOB")
                 or datetime.now(timezone.utc).strftime("run-%Y%m%dT%H%M%S%fZ")
             )

@@ -22,7 +22,7 @@ Options (Scrapy setting names): ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``
 ``AWS_SESSION_TOKEN``, ``AWS_ENDPOINT_URL``, ``AWS_REGION_NAME``, ``AWS_USE_SSL``, ``AWS_VERIFY``,
 ``GATECRAWL_SPOOL_DIR``, ``GATECRAWL_EXPORT_THREADS``, ``GATECRAWL_S3_MAX_ATTEMPTS``,
 ``GATECRAWL_S3_TIMEOUT``, ``GATECRAWL_S3_ADDRESSING_STYLE``, ``GATECRAWL_S3_BREAKER_FAILURES``,
-``GATECRAWL_S3_BREAKER_COOLDOWN``.
+``GATECRAWL_S3_BREAKER_COOLDOWN``, ``GATECRAWL_EXPORT_FLUSH_TIMEOUT``.
 """
 
 from __future__ import annotations
@@ -106,6 +106,7 @@ class S3Config:
     addressing_style: str | None = None
     breaker_failures: int = 3
     breaker_cooldown: float = 30.0
+    flush_timeout: float = 300.0
 
     def __repr__(self) -> str:  # never show credentials
         return f"S3Config(bucket={self.bucket!r}, prefix={self.prefix!r}, endpoint_url={self.endpoint_url!r})"
@@ -146,6 +147,7 @@ class S3Config:
             addressing_style=style,
             breaker_failures=max(1, _as_int(options.get("GATECRAWL_S3_BREAKER_FAILURES"), 3)),
             breaker_cooldown=max(0.0, _as_float(options.get("GATECRAWL_S3_BREAKER_COOLDOWN"), 30.0)),
+            flush_timeout=max(0.0, _as_float(options.get("GATECRAWL_EXPORT_FLUSH_TIMEOUT"), 300.0)),
         )
 
 
@@ -208,6 +210,7 @@ class S3Store(Store):
         self._breaker_logged = False
         self.last_error: str | None = None
         self._closed = False
+        self._dirty = False  # work accepted since the last flush
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -222,6 +225,7 @@ class S3Store(Store):
 
     def _submit(self, name: str) -> None:
         with self._lock:
+            self._dirty = True
             if self._closed or name in self._queued:
                 return
             self._queued.add(name)
@@ -314,6 +318,8 @@ class S3Store(Store):
     def flush(self, timeout: float | None = None) -> int:
         """Wait for uploads, then retry what is left in passes; returns the pending count."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        with self._lock:
+            self._dirty = False
         passes = 0
         progressed = True
         while True:
@@ -351,6 +357,12 @@ class S3Store(Store):
             wait_futures(futures, timeout=remaining)
 
     def close(self) -> None:
+        """Flush (at most ``GATECRAWL_EXPORT_FLUSH_TIMEOUT`` seconds), then stop the upload threads.
+        Whatever is still spooled stays for the next run; ``pending()`` keeps counting it."""
+        with self._lock:
+            needed = self._dirty and not self._closed
+        if needed:
+            self.flush(self.config.flush_timeout)
         with self._lock:
             self._closed = True
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,57 @@
+"""Per-content-type size caps, on both fetch paths.
+
+``DOWNLOAD_MAXSIZE`` is the transport cap (Scrapy aborts a download past it, also while
+decompressing). On top of it, a response whose (decompressed or rendered) body is larger
+than the cap for its type is refused with ``size_exceeded``: ``GATECRAWL_MAXSIZE_HTML`` for
+HTML (plain and browser-rendered alike), ``GATECRAWL_MAXSIZE_PDF`` for PDFs,
+``GATECRAWL_MAXSIZE_OTHER`` for everything else.
+
+Stats: ``gatecrawl/size/exceeded/<type>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import IgnoreRequest
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+
+class SizeExceeded(IgnoreRequest):
+    reason = "size_exceeded"
+
+
+class SizeCapMiddleware:
+    def __init__(self, crawler: Crawler) -> None:
+        s = crawler.settings
+        self.crawler = crawler
+        self.caps = {
+            "html": s.getint("GATECRAWL_MAXSIZE_HTML"),
+            "pdf": s.getint("GATECRAWL_MAXSIZE_PDF"),
+            "other": s.getint("GATECRAWL_MAXSIZE_OTHER"),
+        }
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SizeCapMiddleware:
+        return cls(crawler)
+
+    @staticmethod
+    def kind(response: Response) -> str:
+        ctype = response.headers.get("Content-Type", b"").decode("latin-1").lower()
+        if "pdf" in ctype or response.body[:5] == b"%PDF-":
+            return "pdf"
+        if "html" in ctype or "xml" in ctype or "playwright" in (response.flags or []):
+            return "html"
+        return "other"
+
+    def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
+        kind = self.kind(response)
+        cap = self.caps[kind]
+        if cap and len(response.body) > cap:
+            self.crawler.stats.inc_value(f"gatecrawl/size/exceeded/{kind}")
+            raise SizeExceeded(f"size_exceeded: {kind} body of {len(response.body)} bytes over the cap of {cap}")
+        return response
