@@ -44,6 +44,19 @@ def site():
     s.stop()
 
 
+_STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_stray_workers():
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 class Worker:
     def __init__(self, name: str, proc: subprocess.Popen, log: Path, out) -> None:
         self.name, self.proc, self.log, self._out = name, proc, log, out
@@ -51,6 +64,10 @@ class Worker:
     def wait(self, timeout: float) -> int:
         try:
             return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"worker {self.name} did not finish in {timeout} s:\n{self.text()[-4000:]}") from None
         finally:
             self._out.close()
 
@@ -72,6 +89,7 @@ def start_worker(name: str, tmp: Path, redis_url: str, crawl_id: str, start_url:
         cmd += ["-s", f"{k}={v}"]
     out = open(tmp / f"{name}.out", "wb")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ})
+    _STARTED.append(proc)
     return Worker(name, proc, log, out)
 
 
@@ -244,7 +262,7 @@ def test_pickle_payload_in_the_queue_is_rejected_not_executed(redis_server, tmp_
         client.hset(f"{prefix}:tasks", "evil2", sneaky)
         client.zadd(f"{prefix}:queue:fetch", {"evil2": -98})
         w = start_worker("w", tmp_path, redis_server.url, crawl_id, site.base_url + "/p/0/0", tmp_path / "store", "fetch",
-                         GATECRAWL_RECIPES_DIRS="", DEPTH_LIMIT=0)
+                         DEPTH_LIMIT=1)
         assert w.wait(120) == 0, w.text()[-4000:]
         assert not marker.exists(), "the pickle was executed"
         run = summary(tmp_path / "store", f"{crawl_id}-w")

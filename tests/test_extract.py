@@ -171,7 +171,7 @@ def test_never_raises_on_odd_input():
 
 def test_selection_feeds_markdown_with_base_href():
     doc = parse_html("<html><head><base href='https://cdn.example.org/a/'></head><body>"
-                     f"<article>{prose(3)}<p><a href='x.html'>link</a></p></article></body></html>")
+                     f"<article>{prose(3)}<p>{PARA} See <a href='x.html'>link</a>.</p></article></body></html>")
     sel = select_main(doc)
     md = to_markdown(sel.root, base_url="https://example.com/")
     assert "(https://cdn.example.org/a/x.html)" in md.text
@@ -189,3 +189,29 @@ def test_coverage_guard_widens_over_link_bars():
     t = text_of(sel)
     assert all(f"Part {i}" in t for i in range(3))
     assert "menu entry" not in t and "exclude_link_dense" in sel.removal_rules
+
+
+def test_inline_teaser_removed():
+    body = (f"<article><h1>Headline</h1>{prose(3)}"
+            "<p>READ MORE: <a href='/other'>Another story about something else entirely</a></p>"
+            "<p><a href='/app'>CLICK HERE TO GET THE NEWS APP TODAY</a></p>"
+            f"{prose(2)}</article>")
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "Another story" not in t and "CLICK HERE" not in t
+    assert "exclude_inline_teaser" in sel.removal_rules
+    assert "Headline" in t and "Paragraph 1" in t
+
+
+def test_reference_pruning_keeps_title_byline_caption():
+    body = (
+        "<article><h1>Headline of the story</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
+        "<figure><img src='/a.jpg' alt='x'><figcaption>Photo caption: the river at dawn"
+        f"</figcaption></figure>{prose(6)}"
+        "<div class='box'>Some unrelated promotional words without a sentence end</div>"
+        "</article>"
+    )
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "Headline of the story" in t and "By Jane Doe" in t and "river at dawn" in t
+    assert "Paragraph 5" in t

@@ -294,11 +294,16 @@ def test_killed_mid_upload_then_rerun_ends_identical(clean, s3_server, demo_serv
     assert snapshot(s3_server, "killed") == snap
 
 
-def test_canary_secrets_reach_no_sink(s3_server, tmp_path):
-    """Secrets in request headers, cookies, proxy credentials and the start URL's query string
-    appear nowhere: not in the bucket (bodies or metadata), the spool, the log, stderr or the stats."""
+CANARY_SECRETS = (b"CANARY", b"s3cr3t-session-value", SECRET_KEY.encode())
+
+
+@pytest.fixture(scope="module")
+def canary(s3_server, tmp_path_factory):
+    """Two crawls carrying secrets in request headers, cookies, proxy credentials and the start
+    URL's query string: first with S3 down (everything stays in the spool), then with S3 up."""
     from gatecrawl.demo import DemoServer
 
+    tmp_path = tmp_path_factory.mktemp("canary")
     site = DemoServer(host="localhost", port=0).start_in_thread()
     proxy = HttpForwardProxy("gcproxyuser", "CANARY-proxy-pass").start()
     s3_server.create_bucket("canary")
@@ -313,28 +318,59 @@ def test_canary_secrets_reach_no_sink(s3_server, tmp_path):
     extra = ("-s", f"DEFAULT_REQUEST_HEADERS={headers}", "-s", "LOG_LEVEL=DEBUG", "-s", "GATECRAWL_S3_MAX_ATTEMPTS=1", "-s", "COOKIES_DEBUG=True")
     try:
         down = crawl(tmp_path, "canary-down", start, "canary", _dead_endpoint(), spool=spool, env=env, extra=extra)
-        spooled = b"".join(p.read_bytes() for p in down.spooled())
+        spooled = {_spool_key(p): p.read_bytes() for p in down.spooled()}
         up = crawl(tmp_path, "canary-up", start, "canary", s3_server.endpoint, spool=spool, env=env, extra=extra)
     finally:
         proxy.stop()
         site.stop()
     assert proxy.forwarded > 5 and proxy.expected_auth in proxy.seen_auth, "the crawl must really use the proxy"
-    assert down.returncode == 1 and len(spooled) > 10000, down.stderr[-3000:]
+    assert down.returncode == 1 and sum(map(len, spooled.values())) > 10000, down.stderr[-3000:]
     assert up.returncode == 0, up.stderr[-3000:]
     assert "Dumping Scrapy stats" in up.log and "Overridden settings" in up.log
     client = s3_server.client()
-    bucket = b""
+    objects: dict[str, bytes] = {}
     try:
         for o in client.list_objects_v2(Bucket="canary").get("Contents", ()):
             obj = client.get_object(Bucket="canary", Key=o["Key"])
             with obj["Body"] as body:
-                bucket += o["Key"].encode() + json.dumps(obj["Metadata"]).encode() + body.read()
+                objects[o["Key"]] = o["Key"].encode() + json.dumps(obj["Metadata"]).encode() + body.read()
     finally:
         client.close()
-    assert len(bucket) > 10000
-    sinks = {"bucket": bucket, "spool": spooled, "spool-after": b"".join(p.read_bytes() for p in up.spooled())}
+    for k, v in spooled.items():
+        objects[f"spool:{k}"] = v
+    sinks = {"spool (after)": b"".join(p.read_bytes() for p in up.spooled())}
     for label, run in (("down", down), ("up", up)):
-        sinks[f"log:{label}"] = run.log.encode() + run.stderr.encode()
+        sinks[f"log+stderr ({label})"] = run.log.encode() + run.stderr.encode()
+    return objects, sinks
+
+
+def _spool_key(path: Path) -> str:
+    try:
+        return json.loads(path.read_bytes().split(b"\n", 1)[0])["key"]
+    except (ValueError, KeyError):
+        return path.name
+
+
+def _assert_clean(sinks: dict[str, bytes]) -> None:
     for name, data in sinks.items():
-        for secret in (b"CANARY", b"s3cr3t-session-value", SECRET_KEY.encode()):
-            assert secret not in data, (name, secret, data[max(0, data.find(secret) - 300) : data.find(secret) + 100])
+        for secret in CANARY_SECRETS:
+            i = data.find(secret)
+            assert i < 0, (name, secret, data[max(0, i - 300) : i + 100])
+
+
+def test_canary_secrets_reach_no_sink(canary):
+    """Secrets appear nowhere: not in the bucket (keys, metadata, bodies: pages, quarantine, run
+    manifests), the spool of the S3-down run, the log (stats dump and overridden settings
+    included) or stderr. (The crawl report's objects are checked separately below.)"""
+    objects, sinks = canary
+    exported = {k: v for k, v in objects.items() if "/runs/reports/" not in k}
+    assert sum(len(v) for k, v in exported.items() if not k.startswith("spool:")) > 10000
+    _assert_clean({**sinks, **{f"object {k}": v for k, v in exported.items()}})
+
+
+def test_canary_secrets_reach_no_crawl_report(canary):
+    """The crawl report (ReportExtension) writes through the same store: same rule."""
+    objects, _ = canary
+    reports = {k: v for k, v in objects.items() if "/runs/reports/" in k}
+    assert reports
+    _assert_clean({f"object {k}": v for k, v in reports.items()})

@@ -55,7 +55,20 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   cookie/consent notice, ``exclude_footer`` for short copyright/legal lines, and
   ``exclude_duplicate`` for a caption or leaf block whose text repeats an earlier one
   (captions: same first 60 characters);
-* ``recipe_exclude``: the recipe's exclude selectors.
+* ``recipe_exclude``: the recipe's exclude selectors;
+* ``exclude_inline_teaser``: short blocks (under 300 characters, with a link) that only
+  point elsewhere: a teaser prefix followed by ``:``/``»``/a dash ("READ MORE:",
+  "Also on ...:", "Leia também:" ...), or a block that is one all-capitals link;
+* ``exclude_reference_disagree`` (not when ``keep_comments``): trafilatura (fast mode, run
+  on a copy of the selection) serves as a second opinion. When its text has at least
+  40 tokens, at least :data:`REF_SUBSET_MIN` of its 4-token shingles occur in the
+  selection and they cover at least :data:`REF_COVER_MIN` of the selection's shingles,
+  every leaf unit (paragraph, list item, heading, leaf block) with fewer than
+  :data:`REF_KEEP_MIN` of its shingles in the reference (units under 4 tokens: whose token
+  run does not occur in it) is removed. Never removed: the first heading, ``h1``,
+  ``time``, ``blockquote``, embedded posts, keep-rule blocks and units holding any of
+  them; list items stay when the reference keeps another item of the same list; a
+  ``h2``-``h6`` heading stays when any unit of its section stays.
 
 Guards: a block holding more than half of the page's text, or at least a quarter of its
 prose (paragraphs with 100+ plain characters), is never removed by a pattern rule.
@@ -82,7 +95,7 @@ import lxml.html
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
-EXTRACTOR_VERSION = "extract/1"
+EXTRACTOR_VERSION = "extract/2"
 
 MIN_TEXT = 20
 _BLOCK_COST = 10
@@ -857,11 +870,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
     if rule == "recipe_selector":
         _recipe_exclude(root, exclude_selectors, fired)
         _clean_patterns(root, keep_comments=keep_comments, fired=fired)
-    else:
-        _protected_blocks(root, fired)  # record the keep rules that apply to the selection
     _clean_links(root, fired)
-    _drop_inline_teasers(root, _protected_blocks(root, set()), fired)
-    _prune_by_reference(root, fired)
+    protected = _protected_blocks(root, fired)  # also records the keep rules that apply
+    _drop_inline_teasers(root, protected, fired)
+    if not keep_comments:  # the reference extractor leaves comments out
+        _prune_by_reference(root, protected, fired)
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
@@ -879,10 +892,6 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
 _LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
                          "table", "blockquote", "figcaption", "caption", "address"])
-_CONTAINERS = frozenset(["div", "section", "article", "main", "header", "footer", "aside",
-                         "ul", "ol", "dl", "figure", "span", "center", "form", "fieldset",
-                         "details", "summary", "hgroup", "nav", "body", "a", "font", "em",
-                         "strong", "b", "i", "small", "label", "time"])
 #: the reference must cover at least this share of its own shingles inside our selection
 REF_SUBSET_MIN = 0.9
 #: a unit is kept when this share of its shingles occurs in the reference
@@ -914,15 +923,13 @@ def _shingle_set(tokens: list[str]) -> set:
     return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
 
 
-_REF_STATS: list = []
-
-
-def _prune_by_reference(root: lxml.etree._Element, fired: set[str]) -> None:
-    """``exclude_reference_disagree``: when an independent extractor's text is (nearly) a
-    subset of our selection and covers most of it, text units (paragraphs, list items,
-    leaf blocks) it leaves out are removed, except the title, bylines, captions, dates,
-    quotes and embedded posts (keep rules); a list keeps all its items when the reference
-    keeps any of them; a heading stays when anything of its section stays."""
+def _prune_by_reference(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+    """``exclude_reference_disagree``: when an independent extractor's text (see
+    :func:`_reference_text`) is (nearly) a subset of our selection and covers most of it,
+    text units (paragraphs, list items, leaf blocks) it leaves out are removed. Never
+    removed: the first heading, ``h1``, ``time``, quotes, embedded posts, captions and
+    bylines (keep rules) or units holding them; a list keeps all its items when the
+    reference keeps any of them; a heading stays when anything of its section stays."""
     ref = _reference_text(root)
     if not ref:
         return
@@ -930,26 +937,26 @@ def _prune_by_reference(root: lxml.etree._Element, fired: set[str]) -> None:
     if len(ref_tokens) < 40:
         return
     ref_sh = _shingle_set(ref_tokens)
-    ours_tokens = _TOKEN_RX.findall(root.text_content())
-    ours_sh = _shingle_set(ours_tokens)
+    ours_sh = _shingle_set(_TOKEN_RX.findall(root.text_content()))
     common = len(ref_sh & ours_sh)
-    _REF_STATS.append((common / max(1, len(ref_sh)), common / max(1, len(ours_sh))))
     if not ref_sh or common < REF_SUBSET_MIN * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
         return
     ref_joined = " " + " ".join(ref_tokens) + " "
-    protected = _protected_blocks(root, set())
     first_heading = next(iter(root.iter("h1")), None)
     if first_heading is None:
         first_heading = next(iter(root.iter("h2", "h3")), None)
-
-    def is_protected(el) -> bool:
-        node = el
-        while node is not None:
-            if node in protected or node is first_heading or node.tag in ("time", "h1", "blockquote") \
-                    or _EMBED_RX.search(_attrs(node) or "-"):
-                return True
-            node = node.getparent()
-        return False
+    shield = [el for el in protected if el.getparent() is not None]
+    if first_heading is not None:
+        shield.append(first_heading)
+    shield.extend(root.iter("h1", "time", "blockquote"))
+    shield.extend(el for el in _ATTR_CANDIDATES(root) if _EMBED_RX.search(_attrs(el)))
+    covered: set = set()  # inside a shielded element
+    holds: set = set()  # holds a shielded element
+    for el in shield:
+        if el in covered:
+            continue
+        covered.update(el.iter())
+        holds.update(el.iterancestors())
 
     units: list = []
 
@@ -974,31 +981,22 @@ def _prune_by_reference(root: lxml.etree._Element, fired: set[str]) -> None:
             return sum(1 for s in sh if s in ref_sh) >= REF_KEEP_MIN * len(sh)
         return (" " + " ".join(toks) + " ") in ref_joined
 
-    keep: dict = {}
-    for u in units:
-        keep[u] = is_protected(u) or any(True for d in u.iter() if d in protected) or in_ref(u)
+    keep = [u in covered or u in holds or in_ref(u) for u in units]
     # lists: all items stay when the reference keeps any of them
-    for u in units:
-        if not keep[u] and u.tag == "li":
-            par = u.getparent()
-            if par is not None and any(keep.get(c) for c in par if c is not u and c.tag == "li"):
-                keep[u] = True
+    kept_lists = {u.getparent() for u, k in zip(units, keep) if k and u.tag == "li"}
+    for i, u in enumerate(units):
+        if not keep[i] and u.tag == "li" and u.getparent() in kept_lists:
+            keep[i] = True
     # headings: stay when anything up to the next heading stays
     for i, u in enumerate(units):
-        if not keep[u] and u.tag in ("h2", "h3", "h4", "h5", "h6"):
-            for v in units[i + 1:]:
-                if v.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+        if not keep[i] and u.tag in ("h2", "h3", "h4", "h5", "h6"):
+            for j in range(i + 1, len(units)):
+                if units[j].tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
                     break
-                if keep[v] and _TOKEN_RX.search(v.text_content() or ""):
-                    keep[u] = True
+                if keep[j] and _TOKEN_RX.search(units[j].text_content() or ""):
+                    keep[i] = True
                     break
-    import os
-    if os.environ.get("GC_MODE") == "edges":
-        kept = [i for i, u in enumerate(units) if keep[u] and not is_protected(u)]
-        if kept:
-            for u in units[kept[0]:kept[-1] + 1]:
-                keep[u] = True
-    for u in units:
-        if not keep[u] and u.getparent() is not None:
+    for u, k in zip(units, keep):
+        if not k and u.getparent() is not None:
             _drop(u)
             fired.add("exclude_reference_disagree")

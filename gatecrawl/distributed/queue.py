@@ -196,25 +196,29 @@ class ReliableQueue(Base):
             res = self._pop(keys=keys, args=[self.prefix, deadline, self.worker_id])
             if not res:
                 return None
-            task_id = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
+            raw_id = res[0]  # bytes, as stored: whatever was pushed is acknowledged as is
             deliveries, queue = int(res[1]), self.pop_from[int(res[2]) - 1]
             payload = res[3] if len(res) > 3 else None
+            shown = repr(raw_id[:48])
             if deliveries > self.max_deliveries:
-                self._park("dead", task_id, payload)
-                logger.error("task %s delivered %d times, moved to %s", task_id, deliveries, self.k("dead"))
+                self._park("dead", raw_id, payload)
+                logger.error("task %s delivered %d times, moved to %s", shown, deliveries, self.k("dead"))
                 if on_dead:
-                    on_dead(task_id)
+                    on_dead(raw_id)
                 continue
             try:
+                task_id = raw_id.decode("ascii") if isinstance(raw_id, bytes) else str(raw_id)
                 if payload is None:
-                    raise RejectedPayload("task has no payload")
+                    # A bare value in the queue (e.g. a pickle where scrapy-redis keeps requests).
+                    payload = raw_id
+                    raise RejectedPayload("queue entry is not a task id")
                 request = self._decode_request(payload)
-            except (RejectedPayload, ValueError, TypeError, KeyError) as exc:
+            except (RejectedPayload, UnicodeDecodeError, ValueError, TypeError, KeyError) as exc:
                 # Never executed, never unpickled: parked for inspection and counted.
-                self._park("rejected", task_id, payload)
+                self._park("rejected", raw_id, payload)
                 logger.warning(
                     "rejected a %s payload from %s (task %s, %d bytes): %s",
-                    queue, self.k(f"queue:{queue}"), task_id[:64], len(payload or b""), exc,
+                    queue, self.k(f"queue:{queue}"), shown, len(payload or b""), exc,
                 )
                 if on_reject:
                     on_reject(task_id, exc)

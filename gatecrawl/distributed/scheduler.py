@@ -31,6 +31,7 @@ import logging
 import os
 import re
 import socket
+import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -123,6 +124,13 @@ class DistributedScheduler(Scheduler):
         # The frontier persists (SCHEDULER_PERSIST): nothing is flushed here.
 
     def _beat(self) -> None:
+        now = time.monotonic()
+        last, self._last_beat = getattr(self, "_last_beat", None), now
+        if last is not None and now - last > self.heartbeat:
+            # The event loop was blocked longer than the heartbeat: other workers may have
+            # taken this worker's tasks back (they are then fetched twice, never lost).
+            self._inc("heartbeat_late")
+            logger.warning("heartbeat %.1f s late (GATECRAWL_REDIS_HEARTBEAT is %.1f s)", now - last - self.heartbeat / 3.0, self.heartbeat)
         try:
             self.queue.beat(int(self.heartbeat * 1000))
         except Exception as exc:  # a Redis hiccup must not kill the loop

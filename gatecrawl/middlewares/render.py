@@ -164,7 +164,8 @@ def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
         return False
     reason, why = render_decision(recipe, item.url_final, dict(presence or {}, needs_render=True), item.http_status or 200)
     if reason is None:
-        crawler.stats.inc_value(f"gatecrawl/render/skipped/{why}")
+        if item.presence is None:  # else RenderMiddleware already counted it
+            crawler.stats.inc_value(f"gatecrawl/render/skipped/{why}")
         return False
     if settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS") < 1:
         crawler.stats.inc_value("gatecrawl/render/max_reached")

@@ -22,6 +22,7 @@ import re
 from typing import Any, Iterable, Mapping
 
 from gatecrawl.core.evidence import url_key
+from gatecrawl.core.redact import redact_text, redact_url
 from gatecrawl.store.base import Store
 
 __all__ = [
@@ -106,10 +107,12 @@ def page_entry(packet: Mapping[str, Any], markdown: str | None = None, *, packet
     else:
         headings = headings_from_provenance(packet)
     detail = packet.get("drop_detail")
+    if isinstance(detail, str):
+        detail = redact_text(detail)
     if isinstance(detail, str) and len(detail) > 300:
         detail = detail[:297] + "..."
     return {
-        "url": packet.get("url_final") or packet.get("url_requested"),
+        "url": redact_url(str(packet.get("url_final") or packet.get("url_requested") or "")) or None,
         "url_key": packet.get("url_key"),
         "outcome": outcome,
         "drop_reason": packet.get("drop_reason"),
