@@ -1,0 +1,219 @@
+"""A local forward proxy that applies the egress policy to the browser's traffic.
+
+Chromium's requests (subresources, frames, fetch/XHR, JS navigations, redirects) never pass
+through Scrapy's middlewares, and Playwright's ``page.route`` does not see redirect hops. So
+the browser is launched with ``--proxy-server`` pointing here (and
+``--proxy-bypass-list=<-loopback>`` so that not even loopback bypasses it). For every
+connection the proxy checks the destination with the same :class:`EgressPolicy` as the HTTP
+path, resolves the host once per run (the pin table shared with
+:mod:`gatecrawl.resolver`), and connects to the vetted address itself: DNS rebinding and
+redirects to internal hosts are refused at connection level. Refusals get a ``403`` and are
+recorded (``blocked``), with the address class, never the address.
+
+Supports ``CONNECT host:port`` (HTTPS tunnels, pinned) and absolute-form plain HTTP requests
+(one request per connection). It runs on the crawler's asyncio event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from gatecrawl.core.egress import EgressDecision, EgressPolicy
+from gatecrawl.resolver import pin, pinned
+
+__all__ = ["EgressProxy", "BlockedAttempt"]
+
+logger = logging.getLogger(__name__)
+
+_MAX_HEAD = 64 * 1024
+_HOP_HEADERS = {"proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "trailer", "upgrade"}
+
+
+@dataclass(frozen=True)
+class BlockedAttempt:
+    host: str
+    port: int
+    reason: str
+    detail: str
+
+
+@dataclass
+class _Counters:
+    allowed: int = 0
+    blocked: list[BlockedAttempt] = field(default_factory=list)
+
+
+class EgressProxy:
+    def __init__(self, policy: EgressPolicy, host: str = "127.0.0.1", port: int = 0, connect_timeout: float = 10.0) -> None:
+        self.policy = policy
+        self.host = host
+        self.port = port
+        self.connect_timeout = connect_timeout
+        self.counters = _Counters()
+        self._server: asyncio.base_events.Server | None = None
+        self._decisions: dict[tuple[str, int], EgressDecision] = {}
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def blocked(self) -> list[BlockedAttempt]:
+        return list(self.counters.blocked)
+
+    async def start(self) -> "EgressProxy":
+        self._server = await asyncio.start_server(self._handle, self.host, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+
+    async def _decide(self, host: str, port: int) -> EgressDecision:
+        key = (host.lower().rstrip("."), port)
+        decision = self._decisions.get(key)
+        if decision is None:
+            addrs = pinned(*key)
+            if addrs is not None:
+                decision = self.policy.check_addresses(key[0], port, addrs)
+            else:
+                hostpart = f"[{host}]" if ":" in host else host
+                loop = asyncio.get_running_loop()
+                decision = await loop.run_in_executor(None, self.policy.check_url, f"http://{hostpart}:{port}/")
+                if decision.allowed:
+                    pin(key[0], port, decision.addresses)
+            self._decisions[key] = decision
+        return decision
+
+    def _refuse(self, host: str, port: int, decision: EgressDecision) -> bytes:
+        self.counters.blocked.append(BlockedAttempt(host, port, decision.reason or "egress_blocked", decision.detail or ""))
+        logger.info("browser egress refused (%s)", decision.describe())
+        body = f"gatecrawl egress policy: {decision.reason}\n".encode()
+        return b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+
+    async def _open(self, decision: EgressDecision, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        last: Exception | None = None
+        for addr in decision.addresses:
+            try:
+                return await asyncio.wait_for(asyncio.open_connection(addr, port), self.connect_timeout)
+            except (OSError, asyncio.TimeoutError) as exc:
+                last = exc
+        raise ConnectionError(f"upstream unreachable: {type(last).__name__}")
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
+            writer.close()
+            return
+        try:
+            if len(head) > _MAX_HEAD:
+                raise ValueError("head too large")
+            lines = head.decode("latin-1").split("\r\n")
+            method, target, version = lines[0].split(" ", 2)
+        except ValueError:
+            writer.write(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+            await self._close(writer)
+            return
+        if method.upper() == "CONNECT":
+            await self._connect(target, reader, writer)
+        else:
+            await self._forward(method, target, version, lines[1:], reader, writer)
+
+    async def _connect(self, target: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        host, _, port_s = target.rpartition(":")
+        host = host.strip("[]")
+        try:
+            port = int(port_s)
+        except ValueError:
+            writer.write(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+            await self._close(writer)
+            return
+        decision = await self._decide(host, port)
+        if not decision.allowed:
+            writer.write(self._refuse(host, port, decision))
+            await self._close(writer)
+            return
+        try:
+            up_r, up_w = await self._open(decision, port)
+        except ConnectionError:
+            writer.write(b"HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+            await self._close(writer)
+            return
+        self.counters.allowed += 1
+        writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+        await writer.drain()
+        await self._pipe_both(reader, writer, up_r, up_w)
+
+    async def _forward(self, method: str, target: str, version: str, header_lines: list[str], reader, writer) -> None:
+        parts = urlsplit(target)
+        decision = self.policy.check_scheme(target)
+        if parts.scheme.lower() != "http" or not parts.hostname:
+            if decision.allowed:  # https in absolute form is not how browsers talk to proxies
+                decision = EgressDecision(False, "scheme_blocked", f"scheme={parts.scheme or 'none'}")
+            writer.write(self._refuse(parts.hostname or "", 0, decision))
+            await self._close(writer)
+            return
+        port = parts.port or 80
+        decision = await self._decide(parts.hostname, port)
+        if not decision.allowed:
+            writer.write(self._refuse(parts.hostname, port, decision))
+            await self._close(writer)
+            return
+        try:
+            up_r, up_w = await self._open(decision, port)
+        except ConnectionError:
+            writer.write(b"HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+            await self._close(writer)
+            return
+        self.counters.allowed += 1
+        path = parts.path or "/"
+        if parts.query:
+            path += "?" + parts.query
+        out = [f"{method} {path} {version}"]
+        for line in header_lines:
+            if not line:
+                continue
+            name = line.split(":", 1)[0].strip().lower()
+            if name not in _HOP_HEADERS:
+                out.append(line)
+        out.append("Connection: close")
+        up_w.write(("\r\n".join(out) + "\r\n\r\n").encode("latin-1"))
+        await up_w.drain()
+        await self._pipe_both(reader, writer, up_r, up_w)
+
+    async def _pipe_both(self, cr, cw, ur, uw) -> None:
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while True:
+                    chunk = await src.read(65536)
+                    if not chunk:
+                        break
+                    dst.write(chunk)
+                    await dst.drain()
+            except (ConnectionError, asyncio.IncompleteReadError, OSError):
+                pass
+            finally:
+                try:
+                    if dst.can_write_eof():
+                        dst.write_eof()
+                except (OSError, RuntimeError):
+                    pass
+
+        await asyncio.gather(pipe(cr, uw), pipe(ur, cw), return_exceptions=True)
+        await self._close(uw)
+        await self._close(cw)
+
+    @staticmethod
+    async def _close(writer: asyncio.StreamWriter) -> None:
+        try:
+            writer.close()
+            await writer.wait_closed()
+        except (OSError, RuntimeError, ConnectionError):
+            pass

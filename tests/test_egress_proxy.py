@@ -1,0 +1,69 @@
+"""The browser's egress proxy applies the same policy as the HTTP path (T07's mechanism)."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import socket
+import threading
+
+import pytest
+
+from gatecrawl.core.egress import EgressPolicy
+from gatecrawl.egress_proxy import EgressProxy
+
+
+@pytest.fixture
+def proxy(origin):
+    loop = asyncio.new_event_loop()
+    t = threading.Thread(target=loop.run_forever, daemon=True)
+    t.start()
+    policy = EgressPolicy([f"127.0.0.3:{origin.port}"])
+    p = asyncio.run_coroutine_threadsafe(EgressProxy(policy).start(), loop).result(10)
+    yield p
+    asyncio.run_coroutine_threadsafe(p.stop(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    t.join(5)
+    loop.close()
+
+
+def _get(proxy, url):
+    conn = http.client.HTTPConnection(proxy.host, proxy.port, timeout=10)
+    conn.request("GET", url)
+    r = conn.getresponse()
+    body = r.read()
+    conn.close()
+    return r.status, body
+
+
+def test_plain_http_through_the_proxy(proxy, origin, canary):
+    status, body = _get(proxy, origin.url("/article/1"))
+    assert status == 200 and b"Article 1" in body
+    status, body = _get(proxy, canary.url("/secret"))
+    assert status == 403 and b"egress_blocked" in body
+    status, _ = _get(proxy, "http://169.254.169.254/latest/meta-data/")
+    assert status == 403
+    assert canary.connections == 0
+    assert {b.detail for b in proxy.blocked} == {"address_class=loopback", "address_class=link_local"}
+
+
+def test_connect_tunnels_are_checked_and_pinned(proxy, origin, canary):
+    s = socket.create_connection((proxy.host, proxy.port), timeout=10)
+    s.sendall(f"CONNECT 127.0.0.2:{canary.port} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    assert s.recv(100).startswith(b"HTTP/1.1 403")
+    s.close()
+    s = socket.create_connection((proxy.host, proxy.port), timeout=10)
+    s.sendall(f"CONNECT 127.0.0.3:{origin.port} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    assert s.recv(100).startswith(b"HTTP/1.1 200")
+    s.sendall(b"GET /article/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    data = b""
+    while chunk := s.recv(65536):
+        data += chunk
+    s.close()
+    assert b"Article 7" in data
+    assert canary.connections == 0
+
+
+def test_non_http_schemes_are_refused(proxy):
+    status, body = _get(proxy, "ftp://127.0.0.3/x")
+    assert status == 403 and b"scheme_blocked" in body
