@@ -66,7 +66,8 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   every leaf unit (paragraph, list item, heading, leaf block) with fewer than
   :data:`REF_KEEP_MIN` of its shingles in the reference (units under 4 tokens: whose token
   run does not occur in it) is removed. Never removed: the first heading, ``h1``,
-  ``time``, ``blockquote``, embedded posts, keep-rule blocks and units holding any of
+  ``time``, ``blockquote``, embedded posts, keep-rule blocks (image credits alone excepted)
+  and units holding any of
   them; list items stay when the reference keeps another item of the same list; a
   ``h2``-``h6`` heading stays when any unit of its section stays.
 
@@ -890,6 +891,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
 # --------------------------------------------------------------------------- reference pruning
 
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
+_CREDIT_ONLY_RX = _rx(r"credit")
+_CAPTION_WORD_RX = _rx(r"caption")
 _LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
                          "table", "blockquote", "figcaption", "caption", "address"])
 #: the reference must cover at least this share of its own shingles inside our selection
@@ -945,7 +948,10 @@ def _prune_by_reference(root: lxml.etree._Element, protected: set, fired: set[st
     first_heading = next(iter(root.iter("h1")), None)
     if first_heading is None:
         first_heading = next(iter(root.iter("h2", "h3")), None)
-    shield = [el for el in protected if el.getparent() is not None]
+    # image credits alone ("credit" class, no caption) are not shielded here
+    shield = [el for el in protected if el.getparent() is not None and not (
+        el.tag not in ("figcaption", "caption") and _CREDIT_ONLY_RX.search(_attrs(el))
+        and not _CAPTION_WORD_RX.search(_attrs(el)))]
     if first_heading is not None:
         shield.append(first_heading)
     shield.extend(root.iter("h1", "time", "blockquote"))
