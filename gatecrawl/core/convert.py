@@ -250,10 +250,12 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
 
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
+    page = measure_page(doc)
+    fields = find_fields(doc)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
     if presence is None:
         # Not assessed by the fetcher (direct convert() call): assess the plain document now.
-        p: Presence = assess_presence(doc, thresholds)
+        p: Presence = assess_presence(doc, thresholds, measure=page, fields=dict(fields))
         presence = p.to_dict()
         packet["fetch_gate"] = dict(presence)
         packet["needs_render"] = p.needs_render
@@ -269,7 +271,6 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
 
     sel = select_main(doc, main_selectors=recipe.main_selectors, exclude_selectors=recipe.exclude_selectors, keep_comments=recipe.keep_comments)
     md = to_markdown(sel.root, base_url=url)
-    fields = find_fields(doc)
     if not fields.get("title") and md.title:
         fields["title"] = md.title
     packet["fields"] = {k: v for k, v in sorted(fields.items())}
@@ -282,7 +283,6 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     link_chars = sum(len(visible_text(a)) for a in sel.root.iter("a"))
     main_chars = max(sel.main_text_chars, 1)
     boiler_ratio = round(min(1.0, link_chars / main_chars), 4) if sel.main_text_chars else 0.0
-    page = measure_page(doc)
     text = md.text
     verdict = score(
         text,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from gatecrawl.core import gate as gate_mod
-from gatecrawl.core.page import find_fields, measure_page, shell_signals
+from gatecrawl.core.page import PageMeasure, find_fields, measure_page, shell_signals
 
 __all__ = ["Presence", "assess_presence", "unique_ratio_window"]
 
@@ -33,6 +33,8 @@ class Presence:
     signals: tuple[str, ...]
     needs_render: bool
     body_chars: int
+    measure: PageMeasure | None = None
+    fields: dict | None = None
 
     @property
     def presence_score(self) -> float:
@@ -48,9 +50,11 @@ class Presence:
         }
 
 
-def assess_presence(doc: HtmlElement, thresholds: gate_mod.GateThresholds) -> Presence:
-    m = measure_page(doc)
-    fields = find_fields(doc)
+def assess_presence(
+    doc: HtmlElement, thresholds: gate_mod.GateThresholds, *, measure: PageMeasure | None = None, fields: dict | None = None
+) -> Presence:
+    m = measure or measure_page(doc)
+    fields = fields if fields is not None else find_fields(doc)
     verdict = gate_mod.score(
         m.body_text,
         boilerplate_share=m.boilerplate_share,
@@ -62,4 +66,4 @@ def assess_presence(doc: HtmlElement, thresholds: gate_mod.GateThresholds) -> Pr
     # Length is the presence check that matters most: a shell with a title and a "Loading..."
     # line can score 3 of 4 and still have no content.
     lacking = (not verdict.passed) or (not verdict.checks["length"]["passed"])
-    return Presence(verdict=verdict, signals=signals, needs_render=lacking and bool(signals), body_chars=len(m.body_text))
+    return Presence(verdict=verdict, signals=signals, needs_render=lacking and bool(signals), body_chars=len(m.body_text), measure=m, fields=fields)
