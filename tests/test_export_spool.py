@@ -119,3 +119,24 @@ def test_bad_options_fail_at_open(tmp_path):
         open_store("s3://bucket/p", {"GATECRAWL_SPOOL_DIR": str(tmp_path), "GATECRAWL_EXPORT_THREADS": "zero"})
     with pytest.raises(StoreError):
         open_store("s3:///nobucket", {"GATECRAWL_SPOOL_DIR": str(tmp_path)})
+
+
+def test_s3_config_reads_scrapy_aws_settings_and_hides_secrets(tmp_path):
+    from gatecrawl.store.s3 import S3Config
+
+    c = S3Config.from_options(
+        "s3://bkt/some/prefix/",
+        {"AWS_ACCESS_KEY_ID": "AKIAX", "AWS_SECRET_ACCESS_KEY": "TOPSECRET", "AWS_SESSION_TOKEN": "TOK",
+         "AWS_ENDPOINT_URL": "http://127.0.0.1:9000", "AWS_REGION_NAME": "auto", "AWS_USE_SSL": "False",
+         "AWS_VERIFY": "false", "GATECRAWL_SPOOL_DIR": str(tmp_path), "GATECRAWL_S3_MAX_ATTEMPTS": "7"},
+    )
+    assert (c.bucket, c.prefix, c.region, c.use_ssl, c.verify, c.max_attempts) == ("bkt", "some/prefix", "auto", False, False, 7)
+    assert c.session_token == "TOK" and "TOPSECRET" not in repr(c) and "AKIAX" not in repr(c)
+    # Scrapy-style credentials in the URI work too, and are never shown.
+    c2 = S3Config.from_options("s3://AK:SK@bkt/p", {})
+    assert (c2.access_key, c2.secret_key) == ("AK", "SK")
+    store = S3Store("s3://AK:SK@bkt/p", {"GATECRAWL_SPOOL_DIR": str(tmp_path)})
+    try:
+        assert "SK" not in store.uri and "SK" not in str(store.spool_root)
+    finally:
+        store.close()

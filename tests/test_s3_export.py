@@ -113,7 +113,9 @@ def snapshot(s3: S3Server, bucket: str) -> dict[str, str]:
             assert meta["content-sha256"] == hashlib.sha256(data).hexdigest(), key
             assert meta["identity-sha256"] == identity_sha256(rel, data), key
             assert meta["schema-version"] and "recipe-digest" in meta
-            assert obj.get("ChecksumSHA256", base64.b64encode(hashlib.sha256(data).digest()).decode()) == base64.b64encode(hashlib.sha256(data).digest()).decode()
+            # S3 verified and stored the SHA-256 checksum sent with the PUT.
+            head = client.head_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
+            assert head["ChecksumSHA256"] == base64.b64encode(hashlib.sha256(data).digest()).decode(), key
             out[rel] = meta["identity-sha256"]
     finally:
         client.close()
@@ -374,3 +376,36 @@ def test_canary_secrets_reach_no_crawl_report(canary):
     reports = {k: v for k, v in objects.items() if "/runs/reports/" in k}
     assert reports
     _assert_clean({f"object {k}": v for k, v in reports.items()})
+
+
+def test_store_resumes_deferred_uploads_when_s3_comes_back(s3_server, tmp_path):
+    """The circuit breaker pauses uploads while S3 is down and retries the backlog as soon as one
+    upload succeeds again, without waiting for the end of the crawl."""
+    from gatecrawl.store import open_store
+
+    s3_server.create_bucket("breaker")
+    with FaultProxy(s3_server.port) as proxy:
+        proxy.down = True
+        store = open_store(
+            f"s3://breaker/{PREFIX}",
+            {"AWS_ENDPOINT_URL": proxy.endpoint, "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY,
+             "AWS_REGION_NAME": "us-east-1", "GATECRAWL_SPOOL_DIR": str(tmp_path), "GATECRAWL_S3_MAX_ATTEMPTS": "1",
+             "GATECRAWL_S3_BREAKER_FAILURES": "1", "GATECRAWL_S3_BREAKER_COOLDOWN": "0.5"},
+        )
+        try:
+            for i in range(5):
+                store.put(f"demo/pages/{i}.md", b"page %d\n" % i, content_type="text/markdown")
+            deadline = time.monotonic() + 20
+            while store.counters().get("breaker_opened", 0) < 1 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert store.counters()["breaker_opened"] == 1
+            proxy.down = False
+            time.sleep(0.6)
+            store.put("demo/pages/5.md", b"page 5\n", content_type="text/markdown")
+            while store.pending() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert store.pending() == 0
+            assert store.list("demo/pages/") == [f"demo/pages/{i}.md" for i in range(6)]
+            assert store.get("demo/pages/3.md") == b"page 3\n"
+        finally:
+            store.close()

@@ -397,12 +397,18 @@ class S3Store(Store):
                 return
             self.spool.remove(entry)
             with self._lock:
+                recovered = self._breaker_logged
                 self._consecutive_failures = 0
                 self._breaker_until = 0.0
                 self._breaker_logged = False
                 self._counters["uploaded"] = self._counters.get("uploaded", 0) + 1
                 self._counters[result] = self._counters.get(result, 0) + 1
                 self._status[entry.key] = result
+        if recovered:
+            # S3 is back after an outage: retry what was deferred meanwhile, not only at flush.
+            logger.info("S3 uploads resumed; retrying %d spooled objects", len(self.spool))
+            for other in self.spool.names():
+                self._submit(other)
 
     def _apply(self, entry: SpoolEntry) -> str:
         bucket, key = self.config.bucket, self._full_key(entry.key)
