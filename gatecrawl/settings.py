@@ -107,6 +107,8 @@ GATECRAWL_REDIS_PREFIX = "gatecrawl"
 GATECRAWL_REDIS_VISIBILITY_TIMEOUT = 300.0
 # Seconds a worker's heartbeat lives; the tasks of a worker silent for this long are requeued.
 GATECRAWL_REDIS_HEARTBEAT = 15.0
+# Seconds between two looks at Redis by a worker that found nothing to take (0: Scrapy's 5 s).
+GATECRAWL_REDIS_POLL_INTERVAL = 1.0
 # Deliveries of one task before it is parked in <prefix>:...:dead instead of fetched again.
 GATECRAWL_REDIS_MAX_DELIVERIES = 3
 

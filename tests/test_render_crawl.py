@@ -193,7 +193,7 @@ _CRASH_SCRIPT = textwrap.dedent(
             crawler.stats.set_value("gatecrawl/test/killed_chromium", 1)
 
     crawler.signals.connect(on_response, signal=signals.response_received)
-    process.crawl(crawler, start_url=sys.argv[1])
+    process.crawl(crawler, start_url=sys.argv[1], max_pages=len(sys.argv[1].split()))
     process.start()
     """
 )
