@@ -95,7 +95,11 @@ class EgressProxy:
         self.counters.blocked.append(BlockedAttempt(host, port, decision.reason or "egress_blocked", decision.detail or ""))
         logger.info("browser egress refused (%s)", decision.describe())
         body = f"gatecrawl egress policy: {decision.reason}\n".encode()
-        return b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        marker = f"{decision.reason}; {decision.detail or ''}".encode()
+        return (
+            b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+            b"X-Gatecrawl-Egress: %s\r\nContent-Length: %d\r\n\r\n%s" % (marker, len(body), body)
+        )
 
     async def _open(self, decision: EgressDecision, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         last: Exception | None = None

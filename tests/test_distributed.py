@@ -97,11 +97,16 @@ def summary(store: Path, run_id: str) -> dict:
     return json.loads((store / "demo" / "runs" / f"{run_id}.json").read_text("utf-8"))
 
 
+def _objects(folder: Path, pattern: str) -> list[Path]:
+    """Stored objects; a worker killed mid-write leaves a ``.tmp-*`` file, never a partial object."""
+    return sorted(p for p in folder.glob(pattern) if not p.name.startswith("."))
+
+
 def stored(store: Path) -> dict[str, bytes]:
     """Every page/quarantine object in the store (not run summaries): key -> bytes."""
     out = {}
     for sub in ("pages", "quarantine"):
-        for p in sorted((store / "demo" / sub).glob("*")):
+        for p in _objects(store / "demo" / sub, "*"):
             out[f"{sub}/{p.name}"] = p.read_bytes()
     return out
 
@@ -109,7 +114,7 @@ def stored(store: Path) -> dict[str, bytes]:
 def packet_urls(store: Path) -> list[str]:
     urls = []
     for sub in ("pages", "quarantine"):
-        for p in (store / "demo" / sub).glob("*.json"):
+        for p in _objects(store / "demo" / sub, "*.json"):
             urls.append(json.loads(p.read_text("utf-8"))["url_requested"])
     return urls
 
@@ -140,7 +145,9 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
         start_worker("render", tmp_path, redis_server.url, crawl_id, start, store, "render"),
     ]
     for w in workers:
-        assert w.wait(180) == 0, w.name + ":\n" + w.text()[-4000:]
+        rc = w.wait(180)
+        # A worker that found nothing left to do exits 1 ("nothing kept"), which is fine here.
+        assert rc == 0 or (rc == 1 and summary(store, f"{crawl_id}-{w.name}")["counts"]["seen"] == 0), w.name + ":\n" + w.text()[-4000:]
     hits = site.page_hits()
     shells = set(site.shell_paths)
     assert len(shells) == 8
@@ -167,18 +174,14 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
     assert sum(runs[w]["stats"].get("gatecrawl/distributed/enqueued/render", 0) for w in ("fetch1", "fetch2")) == len(shells)
     assert redis_leftovers(redis_server.client(), crawl_id) == {"fetch": 0, "render": 0, "processing": 0, "tasks": 0}
 
-    # The union of the workers' outputs equals a single-process crawl's (same site, new server).
-    single_site = BigSite().start()
-    try:
-        ref_store = tmp_path / "single"
-        proc = subprocess.run(
-            [sys.executable, "-m", "scrapy", "crawl", "demo", "-a", f"start_url={single_site.base_url}/", "-a", "max_pages=1000",
-             "-s", f"GATECRAWL_STORE_URI=file://{ref_store}", "-s", f"LOG_FILE={tmp_path / 'single.log'}", "-s", "GATECRAWL_SUMMARY_PRINT=False"],
-            cwd=ROOT, capture_output=True, text=True, timeout=180,
-        )
-        assert proc.returncode == 0, (tmp_path / "single.log").read_text()[-4000:]
-    finally:
-        single_site.stop()
+    # The union of the workers' outputs equals a single-process crawl's of the same site.
+    ref_store = tmp_path / "single"
+    proc = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "demo", "-a", f"start_url={start}", "-a", "max_pages=1000",
+         "-s", f"GATECRAWL_STORE_URI=file://{ref_store}", "-s", f"LOG_FILE={tmp_path / 'single.log'}", "-s", "GATECRAWL_SUMMARY_PRINT=False"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )
+    assert proc.returncode == 0, (tmp_path / "single.log").read_text()[-4000:]
     ref, got = stored(ref_store), stored(store)
     assert set(ref) == set(got) and len(ref) > 0
     md_diff = [k for k in ref if k.endswith(".md") and ref[k] != got[k]]
@@ -191,7 +194,7 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
 
 
 def test_sigkill_mid_crawl_loses_no_url(redis_server, tmp_path):
-    site = BigSite(shells=False, delay=0.05).start()
+    site = BigSite(shells=False, delay=0.3).start()
     try:
         crawl_id = "k" + uuid.uuid4().hex[:10]
         store = tmp_path / "store"
@@ -205,7 +208,8 @@ def test_sigkill_mid_crawl_loses_no_url(redis_server, tmp_path):
         while time.monotonic() < deadline:
             owners = client.hvals(f"gatecrawl:demo:{crawl_id}:owner")
             held = sum(1 for o in owners if o.decode().split("-")[-2] == str(victim.proc.pid))
-            if held >= 8 and sum(site.page_hits().values()) >= 40:
+            exported = len(list((store / "demo" / "pages").glob("*.json"))) if (store / "demo" / "pages").exists() else 0
+            if held >= 8 and exported >= 30:
                 break
             time.sleep(0.05)
         assert victim.proc.poll() is None, "the victim finished before it could be killed"
@@ -219,18 +223,19 @@ def test_sigkill_mid_crawl_loses_no_url(redis_server, tmp_path):
 
     hits = site.page_hits()
     assert [p for p, n in hits.items() if n == 0] == []
-    # Only what the victim held could be fetched twice.
-    assert sum(n - 1 for n in hits.values()) <= 16
     urls = [_path(u) for u in packet_urls(store)]
     assert sorted(urls) == sorted(PATHS), "every URL exported exactly once"
     surv = summary(store, f"{crawl_id}-survivor")
-    assert surv["stats"].get("gatecrawl/distributed/recovered", 0) >= 1
+    recovered = surv["stats"].get("gatecrawl/distributed/recovered", 0)
+    assert recovered >= 8
+    # Only what the victim held (and the survivor took back) could be fetched twice.
+    assert sum(n - 1 for n in hits.values()) <= recovered
     surv_paths = [_path(e["url"]) for e in surv["pages"]]
     assert len(surv_paths) == len(set(surv_paths))
     # The victim left no run summary; every URL it did not finish, the survivor exported.
-    victim_done = {_path(json.loads(p.read_text())["url_requested"]) for p in (store / "demo" / "pages").glob("*.json")
+    victim_done = {_path(json.loads(p.read_text())["url_requested"]) for p in _objects(store / "demo" / "pages", "*.json")
                    if json.loads(p.read_text())["run_id"] == f"{crawl_id}-victim"}
-    assert victim_done | set(surv_paths) == set(PATHS)
+    assert victim_done and victim_done | set(surv_paths) == set(PATHS)
     assert not (store / "demo" / "runs" / f"{crawl_id}-victim.json").exists()
     assert redis_leftovers(redis_server.client(), crawl_id) == {"fetch": 0, "render": 0, "processing": 0, "tasks": 0}
 

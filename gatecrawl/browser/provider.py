@@ -7,6 +7,9 @@
   wins; else a Playwright-managed Chromium when one is installed; else the system Chromium
   (Debian's ``chromium`` package, ``/usr/bin/chromium``). With none, the render fails with a
   message saying what to install.
+- Egress: Chromium is launched with ``--proxy-server`` pointing at gatecrawl's egress proxy
+  (:mod:`gatecrawl.browser.egress`), so the browser's traffic obeys the same policy as the
+  HTTP path.
 - Pinned flags for a closed network (:data:`gatecrawl.browser.options.CHROMIUM_ARGS`) and
   ``--no-sandbox`` when running as root.
 
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_playwright.provider import PlaywrightBrowserProvider
 
+from gatecrawl.browser import egress as browser_egress
 from gatecrawl.browser.options import find_system_chromium, launch_args
 
 if TYPE_CHECKING:
@@ -75,6 +79,9 @@ class GatecrawlBrowserProvider(PlaywrightBrowserProvider):
             return await super().launch_browser()
         assert self.browser_type is not None
         opts = self.resolve_launch_options()
+        proxy = await browser_egress.ensure_proxy()
+        if proxy is not None:
+            opts["args"] = list(opts["args"]) + browser_egress.chromium_proxy_args(proxy)
         logger.info("Launching browser %s (%s)", self.browser_type.name, opts.get("executable_path") or "playwright-managed")
         browser = await self.browser_type.launch(**opts)
         type(self).launches += 1
@@ -87,3 +94,4 @@ class GatecrawlBrowserProvider(PlaywrightBrowserProvider):
     async def close(self) -> None:
         if self.playwright is not None:
             await super().close()
+        await browser_egress.shutdown()

@@ -141,6 +141,7 @@ class ReadinessSession:
         self.bytes_in = 0
         self.too_large = False
         self.nav_status: int | None = None
+        self.egress_blocked: list[dict[str, str]] = []
         self.report.clear()
         self.report.update(
             render_readiness_passed=None,
@@ -164,7 +165,7 @@ class ReadinessSession:
         page.set_default_navigation_timeout(budget)
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_request_done)
-        page.on("requestfailed", self._on_request_done)
+        page.on("requestfailed", self._on_request_failed)
         page.on("response", self._on_response)
         if self.options.blocked_resources:
             await page.route("**/*", self._route)
@@ -187,13 +188,32 @@ class ReadinessSession:
     def _on_request_done(self, request: Any) -> None:
         self.last_net = time.monotonic()
 
+    def _on_request_failed(self, request: Any) -> None:
+        self.last_net = time.monotonic()
+        try:
+            failure = request.failure or ""
+        except Exception:
+            failure = ""
+        if "TUNNEL_CONNECTION_FAILED" in str(failure):  # the egress proxy refused a CONNECT
+            self._note_blocked(request.url, "egress_blocked", "tunnel refused")
+
+    def _note_blocked(self, url: str, reason: str, detail: str) -> None:
+        from gatecrawl.core.redact import redact_url
+
+        if len(self.egress_blocked) < 50:
+            self.egress_blocked.append({"url": redact_url(url), "reason": reason, "detail": detail})
+
     def _on_response(self, response: Any) -> None:
         try:
             if self.nav_status is None and response.request.is_navigation_request():
                 self.nav_status = response.status
             length = int(response.headers.get("content-length") or 0)
+            marker = response.headers.get("x-gatecrawl-egress")
         except Exception:  # a response of a closed page: nothing to count
             return
+        if marker:  # the egress proxy refused this request
+            reason, _, detail = marker.partition(";")
+            self._note_blocked(response.url, reason.strip(), detail.strip())
         self.bytes_in += length
         if self.max_bytes and self.bytes_in > self.max_bytes:
             self.too_large = True
@@ -338,6 +358,7 @@ class ReadinessSession:
             aborted_requests=self.aborted,
             bytes_in=self.bytes_in,
             context=self.context_name,
+            egress_blocked=list(self.egress_blocked),
         )
 
     def fail_navigation(self) -> None:

@@ -61,6 +61,35 @@ end
 return false
 """
 
+# KEYS: none. ARGV: prefix, task id, payload, queue, score, fingerprint ('' = do not filter),
+# page cap (0 = none), task handed over ('' = none). Returns 1 queued, 0 duplicate, 2 over the cap.
+# One script, so no worker can see "seen but not queued" and close early.
+_PUSH = """
+local P = ARGV[1]
+local result = 1
+if ARGV[6] ~= '' then
+  if redis.call('SADD', P .. ':dupefilter', ARGV[6]) == 0 then
+    result = 0
+  elseif tonumber(ARGV[7]) > 0 and redis.call('INCR', P .. ':admitted') > tonumber(ARGV[7]) then
+    result = 2
+  end
+end
+if result == 1 then
+  redis.call('HSET', P .. ':tasks', ARGV[2], ARGV[3])
+  redis.call('HSET', P .. ':route', ARGV[2], ARGV[4] .. '|' .. ARGV[5])
+  redis.call('ZADD', P .. ':queue:' .. ARGV[4], ARGV[5], ARGV[2])
+end
+if ARGV[8] ~= '' then
+  local old = ARGV[8]
+  redis.call('ZREM', P .. ':processing', old)
+  redis.call('HDEL', P .. ':tasks', old)
+  redis.call('HDEL', P .. ':route', old)
+  redis.call('HDEL', P .. ':owner', old)
+  redis.call('HDEL', P .. ':deliveries', old)
+end
+return result
+"""
+
 _RECOVER = """
 local P = ARGV[1]
 local now = tonumber(ARGV[2])
@@ -107,6 +136,7 @@ class ReliableQueue(Base):
         self.visibility_timeout = 300.0
         self.max_deliveries = 3
         self._pop = server.register_script(_POP)
+        self._push = server.register_script(_PUSH)
         self._recover = server.register_script(_RECOVER)
 
     def configure(self, *, worker_id: str, pop_from: tuple[str, ...], visibility_timeout: float, max_deliveries: int) -> None:
@@ -138,10 +168,12 @@ class ReliableQueue(Base):
 
     # -- push / ack -------------------------------------------------------------------
 
-    def push(self, request: Request, supersedes: str | None = None) -> tuple[str, str]:
-        """Queue ``request`` (a new task id); acknowledge ``supersedes`` in the same transaction.
+    def push(self, request: Request, supersedes: str | None = None, fingerprint: str = "", cap: int = 0) -> tuple[int, str]:
+        """Queue ``request`` as a new task unless its ``fingerprint`` was seen (or the page
+        ``cap`` is reached); acknowledge the task it ``supersedes`` in the same atomic step.
 
-        Raises ``TypeError`` when the request cannot be serialized (nothing is written then).
+        Returns (1 queued / 0 duplicate / 2 over the cap, queue name). Raises ``TypeError`` or
+        ``ValueError`` when the request cannot be serialized (nothing is written then).
         """
         meta = request.meta
         old = meta.pop(TASK_META, None)
@@ -153,14 +185,8 @@ class ReliableQueue(Base):
         task_id = uuid.uuid4().hex
         queue = route_of(request)
         score = -int(request.priority)
-        pipe = self.server.pipeline(transaction=True)
-        pipe.hset(self.k("tasks"), task_id, payload)
-        pipe.hset(self.k("route"), task_id, f"{queue}|{score}")
-        pipe.zadd(self.k(f"queue:{queue}"), {task_id: score})
-        if supersedes:
-            self._ack_cmds(pipe, supersedes)
-        pipe.execute()
-        return task_id, queue
+        result = self._push(args=[self.prefix, task_id, payload, queue, score, fingerprint, int(cap or 0), supersedes or ""])
+        return int(result), queue
 
     def _ack_cmds(self, pipe: Any, task_id: str) -> None:
         pipe.zrem(self.k("processing"), task_id)

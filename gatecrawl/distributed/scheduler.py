@@ -16,13 +16,14 @@ when all three are empty. It does not block on Redis (``SCHEDULER_IDLE_BEFORE_CL
 
 Settings: ``GATECRAWL_REDIS_URL``, ``GATECRAWL_CRAWL_ID`` (or spider argument ``crawl_id``),
 ``GATECRAWL_WORKER_ROLE``, ``GATECRAWL_REDIS_PREFIX``, ``GATECRAWL_REDIS_VISIBILITY_TIMEOUT``,
-``GATECRAWL_REDIS_HEARTBEAT``, ``GATECRAWL_REDIS_MAX_DELIVERIES``.
+``GATECRAWL_REDIS_HEARTBEAT``, ``GATECRAWL_REDIS_POLL_INTERVAL``, ``GATECRAWL_REDIS_MAX_DELIVERIES``.
 Meta: ``gatecrawl_task_id`` (written at dequeue, read at enqueue and when the response is done).
 Stats: ``gatecrawl/distributed/enqueued/<queue>``, ``gatecrawl/distributed/dequeued/<queue>``,
 ``gatecrawl/distributed/acked``, ``gatecrawl/distributed/handed_over``,
 ``gatecrawl/distributed/duplicate``, ``gatecrawl/distributed/max_pages_reached``,
 ``gatecrawl/distributed/recovered``, ``gatecrawl/distributed/rejected``,
-``gatecrawl/distributed/dead_lettered``, ``gatecrawl/distributed/unserializable``.
+``gatecrawl/distributed/dead_lettered``, ``gatecrawl/distributed/unserializable``,
+``gatecrawl/distributed/heartbeat_late``.
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ class DistributedScheduler(Scheduler):
         instance._scraping: set[str] = set()
         instance._beat_call = None
         instance._hooked = False
+        instance._starved = False
+        instance.poll_interval = s.getfloat("GATECRAWL_REDIS_POLL_INTERVAL")
+        instance._poll_call = None
         crawler.signals.connect(instance._response_received, signal=signals.response_received)
         crawler.signals.connect(instance._spider_opened, signal=signals.spider_opened)
         return instance
@@ -108,6 +112,9 @@ class DistributedScheduler(Scheduler):
         self.server.sadd(f"{key}:runs", getattr(spider, "run_id", "") or "")
         self._beat_call = create_looping_call(self._beat)
         self._beat_call.start(max(self.heartbeat / 3.0, 0.2), now=False)
+        if self.poll_interval > 0:
+            self._poll_call = create_looping_call(self._poll)
+            self._poll_call.start(self.poll_interval, now=False)
         fetch, render, processing = self.queue.outstanding()
         logger.info(
             "distributed crawl %s: worker %s, role %s; pending fetch %d, render %d, in processing %d",
@@ -115,8 +122,9 @@ class DistributedScheduler(Scheduler):
         )
 
     def close(self, reason: str) -> None:
-        if self._beat_call is not None and self._beat_call.running:
-            self._beat_call.stop()
+        for call in (self._beat_call, self._poll_call):
+            if call is not None and call.running:
+                call.stop()
         # Tasks still held (an unclean stop) become visible to the other workers at once.
         self.queue.stop_beating()
         if self._mine:
@@ -135,6 +143,16 @@ class DistributedScheduler(Scheduler):
             self.queue.beat(int(self.heartbeat * 1000))
         except Exception as exc:  # a Redis hiccup must not kill the loop
             logger.warning("heartbeat failed: %s", exc)
+
+    def _poll(self) -> None:
+        """Wake the engine when this worker found nothing to pop last time: Scrapy itself only
+        retries every 5 s, which lets an idle worker miss work other workers just queued.
+        (Uses the engine's private ``_slot.nextcall``; without it the 5 s retry still works.)"""
+        if not self._starved:
+            return
+        nextcall = getattr(getattr(self.crawler.engine, "_slot", None), "nextcall", None)
+        if nextcall is not None:
+            nextcall.schedule()
 
     def _spider_opened(self, spider: Spider) -> None:
         self._hook_scraper()
@@ -190,21 +208,25 @@ class DistributedScheduler(Scheduler):
         if handover:
             del self._mine[handover]
             self._inc("handed_over")
-        if not request.dont_filter and self.df.request_seen(request):
-            self.df.log(request, self.spider)
-            self._inc("duplicate")
-            return self._refuse(handover)
-        if not request.dont_filter and not request.meta.get("gatecrawl_sitemap"):
-            cap = getattr(getattr(self.spider, "recipe", None), "max_pages", None)
-            if cap is not None and self.server.incr(f"{self.queue.prefix}:admitted") > cap:
-                self._inc("max_pages_reached")
-                return self._refuse(handover)
+        fingerprint = ""
+        cap = 0
+        if not request.dont_filter:
+            fingerprint = self.df.request_fingerprint(request)
+            if not request.meta.get("gatecrawl_sitemap"):
+                cap = getattr(getattr(self.spider, "recipe", None), "max_pages", None) or 0
         try:
-            _, queue = self.queue.push(request, supersedes=handover)
+            result, queue = self.queue.push(request, supersedes=handover, fingerprint=fingerprint, cap=cap)
         except (TypeError, ValueError) as exc:
             self._inc("unserializable")
             logger.error("cannot queue %s in Redis: %s", request, exc, extra={"spider": self.spider})
             return self._refuse(handover)
+        if result == 0:
+            self.df.log(request, self.spider)
+            self._inc("duplicate")
+            return False
+        if result == 2:
+            self._inc("max_pages_reached")
+            return False
         self._inc(f"enqueued/{queue}")
         if self.stats is not None:
             self.stats.inc_value("scheduler/enqueued/redis")
@@ -222,7 +244,9 @@ class DistributedScheduler(Scheduler):
         if popped is None and self._recover():
             popped = self._pop()
         if popped is None:
+            self._starved = True
             return None
+        self._starved = False
         request, task, queue = popped
         self._mine[task] = queue
         self._inc(f"dequeued/{queue}")

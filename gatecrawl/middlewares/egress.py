@@ -58,6 +58,10 @@ class EgressMiddleware:
         except ValueError as exc:
             raise ValueError(f"GATECRAWL_EGRESS_ALLOW: {exc}") from None
         self._cache: dict[tuple[str, str, int], EgressDecision] = {}
+        # The browser's traffic goes through a local proxy that applies this same policy.
+        from gatecrawl.browser import egress as browser_egress
+
+        browser_egress.configure(self.policy)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> EgressMiddleware:
