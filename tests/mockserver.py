@@ -11,7 +11,8 @@
 - ``/big?bytes=N``: a body of N bytes with Content-Length; ``/endless``: chunked, never ends;
 - ``/truncated``: announces 20 bytes, sends 7, closes; ``/hang``: headers, then nothing; ``/wait``: nothing;
 - ``/robots.txt``: per ``server.robots`` (``("status", body)``, ``("redirect", url)``, ``("close", None)``, ``("slow", seconds)``);
-- ``/links``: an article whose links come from ``server.links``.
+- ``/links``: an article whose links come from ``server.links``;
+- any path set in ``server.pages`` (``{path: (status, content type, body)}``).
 
 Every accepted connection is counted in ``server.connections``; every request path in ``server.hits``.
 """
@@ -82,6 +83,9 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.lock:
             self.server.hits[path] += 1
             self.server.seen_headers.append({k.lower(): v for k, v in self.headers.items()} | {":path": self.path})
+        if path in self.server.pages:
+            status, ctype, body = self.server.pages[path]
+            return self._send(status, body, ctype=ctype)
         if path.startswith("/article/"):
             return self._send(200, article(path.rsplit("/", 1)[1]))
         if path == "/links":
@@ -177,6 +181,7 @@ class MockServer(ThreadingHTTPServer):
         self.connections = 0
         self.seen_headers: list[dict] = []
         self.links: list[str] = []
+        self.pages: dict[str, tuple[int, str, bytes]] = {}  # path -> (status, content type, body)
         self.robots: tuple = ("status", (200, "User-agent: *\nAllow: /\n"))
         self.stopping = False
         self.host = host

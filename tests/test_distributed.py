@@ -146,8 +146,8 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
     ]
     for w in workers:
         rc = w.wait(180)
-        # A worker that found nothing left to do exits 1 ("nothing kept"), which is fine here.
-        assert rc == 0 or (rc == 1 and summary(store, f"{crawl_id}-{w.name}")["counts"]["seen"] == 0), w.name + ":\n" + w.text()[-4000:]
+        # A worker that found the shared frontier empty has not failed: exit 0.
+        assert rc == 0, w.name + ":\n" + w.text()[-4000:]
     hits = site.page_hits()
     shells = set(site.shell_paths)
     assert len(shells) == 8

@@ -229,8 +229,10 @@ class ExportPipeline:
         await run_in_thread(store.flush, self.flush_timeout)
         self._publish_counters()
         summary = self.summary()
-        if summary["counts"]["kept"] == 0:
-            # Every page failed (or none was fetched): the crawl must not look successful.
+        distributed_idle = bool(self.crawler.settings.get("GATECRAWL_REDIS_URL")) and summary["counts"]["seen"] == 0
+        if summary["counts"]["kept"] == 0 and not distributed_idle:
+            # Every page failed (or none was fetched): the crawl must not look successful. A
+            # distributed worker that found the shared frontier empty did not fail.
             self.stats.set_value("gatecrawl/exit/nothing_kept", summary["counts"]["seen"] or "no pages")
         run_id = re.sub(r"[^A-Za-z0-9._-]+", "_", str(summary["run_id"]))
         key = f"{summary['site']}/runs/{run_id}.json"
