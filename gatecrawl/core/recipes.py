@@ -273,6 +273,27 @@ def _browser_table(src: str, key: str, v: Any) -> dict:
     return out
 
 
+_PDF_KEYS: dict[str, Checker] = {
+    "timeout_s": _float(0.1, 3600.0),
+    "max_pages": _int(1, 1_000_000),
+    "max_memory_mb": _int(16, 1_000_000),
+    "max_bytes": _int(1, 2**40),
+    "min_text_page_share": _float(0.0, 1.0),
+    "ocr": _bool,
+}
+
+
+def _pdf_table(src: str, key: str, v: Any) -> dict:
+    if not isinstance(v, dict):
+        raise RecipeError(src, key, "expected a table")
+    out = {}
+    for name, value in v.items():
+        if name not in _PDF_KEYS:
+            raise RecipeError(src, f"{key}.{name}", "unknown key")
+        out[name] = _PDF_KEYS[name](src, f"{key}.{name}", value)
+    return out
+
+
 def _render_rules(src: str, key: str, v: Any) -> tuple:
     if not isinstance(v, list):
         raise RecipeError(src, key, "expected an array of tables ([[render.rules]])")
@@ -325,14 +346,16 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "validation.wrong_route_markers": (_list(_str), "wrong_route_markers", "Extra phrases that mark a wrong route (soft 404) when found in the title or first heading."),
     "validation.canonical_check": (_choice("off", "error_routes", "strict"), "canonical_check", "off; error_routes: drop when the canonical URL points at an error/login route; strict: drop on any canonical path mismatch."),
     "validation.strict_heading_hierarchy": (_bool, "strict_heading_hierarchy", "Drop pages whose headings skip levels (e.g. # then ###)."),
-    "pdf": (_open_table, "pdf", "PDF reader options (see the PDF section of the README)."),
+    "pdf": (_pdf_table, "pdf", "PDF reader limits: timeout_s, max_pages, max_memory_mb, max_bytes, min_text_page_share, ocr (see the PDF section of the README)."),
     "settings": (_settings_table, "settings", "Per-site Scrapy settings (politeness, concurrency), applied at spider priority."),
 }
 
 _TABLES = {"follow", "content", "render", "gate", "validation"}
 _OPEN_TABLES = {"pdf", "settings"}
 
-RECIPE_KEYS: dict[str, str] = {k: v[2] for k, v in _SCHEMA.items()}
+RECIPE_KEYS: dict[str, str] = {k: v[2] for k, v in _SCHEMA.items() if k not in ("render.browser", "pdf")}
+RECIPE_KEYS.update({f"render.browser.{k}": v[2] for k, v in RENDER_BROWSER_KEYS.items()})
+RECIPE_KEYS.update({f"pdf.{k}": "PDF reader limit" for k in _PDF_KEYS})
 
 
 def _flatten(src: str, data: dict) -> dict[str, Any]:

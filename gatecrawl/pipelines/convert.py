@@ -1,5 +1,6 @@
 """ConvertPipeline: the crawl's call into the one conversion path.
 
+Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool).
 Stats: ``gatecrawl/items/processed``, ``gatecrawl/items/escalated`` (a shell re-requested
 through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
 ``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``.
@@ -12,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import DropItem
 
-from gatecrawl.core.convert import FetchInfo, convert
 from scrapy.utils.asyncio import run_in_thread
+
+from gatecrawl.core.convert import FetchInfo, convert
 from gatecrawl.items import PageCapture
 from gatecrawl.middlewares.render import escalate_item
 
@@ -27,6 +29,17 @@ class ConvertPipeline:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.stats = crawler.stats
+        self.pdf_workers = crawler.settings.getint("GATECRAWL_PDF_WORKERS")
+
+    def open_spider(self) -> None:
+        from gatecrawl.core.pdf import set_pool_size
+
+        set_pool_size(max(1, self.pdf_workers))
+
+    def close_spider(self) -> None:
+        from gatecrawl.core.pdf import shutdown_pool
+
+        shutdown_pool()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ConvertPipeline:
