@@ -161,13 +161,16 @@ def run(pages: int, workdir: Path, hang_s: float = 30.0, timeout_s: float = 2.0)
     ]
     env = {**os.environ, "GATECRAWL_EGRESS_ALLOW": f"127.0.0.1:{server.server_address[1]}"}
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err_path = workdir / "soak.stderr"
+    err_file = open(err_path, "wb")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err_file)
     samples: list[tuple[float, float]] = []
     while proc.poll() is None:
         samples.append((time.monotonic() - t0, _rss_tree_mb(proc.pid)))
         time.sleep(1.0)
     elapsed = time.monotonic() - t0
-    stderr = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
+    err_file.close()
+    stderr = err_path.read_text("utf-8", "replace")
     server.stopping = True
     server.shutdown()
     server.server_close()
