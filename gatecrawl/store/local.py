@@ -4,13 +4,12 @@ is unchanged is never rewritten, the same rule as the S3 store."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Mapping
 from urllib.parse import unquote
 
+from gatecrawl.store.atomic import atomic_write
 from gatecrawl.store.base import Store, StoreError
 from gatecrawl.store.identity import identity_sha256
 
@@ -55,19 +54,7 @@ class LocalStore(Store):
                         self._status[key] = "unchanged"
                     return False
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                os.replace(tmp, path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            atomic_write(path, [data], suffix=path.suffix)
         except OSError as exc:
             raise StoreError(f"cannot write {key}: {exc}") from None
         with self._lock:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
+
+from gatecrawl.store.atomic import atomic_write
 
 __all__ = ["Spool", "SpoolEntry", "SpoolError"]
 
@@ -101,21 +102,8 @@ class Spool:
         line = json.dumps(header, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
         name = entry_name(key)
         try:
-            fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".tmp-", suffix=_SUFFIX)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(line)
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                with self._lock:
-                    os.replace(tmp, self.root / name)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            with self._lock:
+                atomic_write(self.root / name, [line, data], suffix=_SUFFIX)
             self._fsync_dir()
         except OSError as exc:
             raise SpoolError(f"cannot spool {key}: {exc}") from None
