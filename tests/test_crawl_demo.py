@@ -120,3 +120,12 @@ def test_run_summary_lists_every_key(two_runs):
     on_disk = {p.relative_to(first.store).as_posix() for p in (first.store / "demo").rglob("*") if p.is_file() and "runs" not in p.parts}
     assert listed == on_disk
     assert json.loads(json.dumps(summary))["run_id"]
+
+
+def test_pdf_viewer_page_leads_to_the_pdf_with_both_urls(two_runs):
+    first, _ = two_runs
+    by_path = {urlsplit(p["url_final"]).path: p for p in first.packets()}
+    viewer, pdf = by_path["/reports/viewer"], by_path["/reports/annual-report.pdf"]
+    assert viewer["pdf_viewer_source"].endswith("/reports/annual-report.pdf")
+    assert pdf["viewer_url"].endswith("/reports/viewer") and pdf["reader"] == "pdf" and pdf["outcome"] == "kept"
+    assert pdf["pdf"]["page_count"] >= 1 and pdf["sample_provenance"][0]["page"] == 1

@@ -216,3 +216,30 @@ def test_t30_no_listening_sockets_and_exit_codes(tmp_path, recipes_dir, origin):
     # Every page failed: the crawl says so with a non-zero exit and a one-line reason.
     assert proc.returncode == 1
     assert b"gatecrawl: crawl failed: nothing_kept" in err
+
+
+def test_bot_challenge_with_200_is_not_rendered_blindly(tmp_path, recipes_dir, origin):
+    origin.pages["/cf"] = (200, "text/html; charset=UTF-8", b"""<!doctype html><html><head><title>Just a moment...</title></head>
+<body><div id="challenge-stage"></div><noscript>Enable JavaScript and cookies to continue</noscript>
+<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>""")
+    url = origin.url("/cf")
+    run = probe_crawl(tmp_path, recipes_dir, [url], allow=_allow(origin))
+    p = packets_by_url(run)[url]
+    assert p["drop_reason"] == "bot_challenge" and p["reader"] == "http"
+    assert p["fetch_gate"]["bot_challenge"] == "cloudflare"
+    stats = run.summary("probe")["stats"]
+    assert "gatecrawl/render/requested" not in stats
+    assert stats["gatecrawl/render/skipped/bot_challenge"] == 1
+    assert stats["gatecrawl/dropped/bot_challenge"] == 1
+
+
+def test_browser_needed_but_unavailable_exits_non_zero(tmp_path, recipes_dir, origin):
+    (recipes_dir / "probe.toml").write_text('start_urls = ["http://x.test/"]\n[render]\npolicy = "force"\n')
+    url = origin.url("/article/3")
+    run = probe_crawl(
+        tmp_path, recipes_dir, [url], allow=_allow(origin),
+        extra={"PLAYWRIGHT_LAUNCH_OPTIONS": json.dumps({"executable_path": str(tmp_path / "no-such-chromium")})},
+    )
+    assert run.returncode == 1
+    assert "gatecrawl: crawl failed: browser_unavailable" in run.stderr
+    assert packets_by_url(run)[url]["drop_reason"] == "render_failed"

@@ -22,6 +22,7 @@ from scrapy.http import HtmlResponse
 from gatecrawl.core.gate import GateThresholds
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.presence import assess_presence
+from gatecrawl.core.validate import detect_bot_challenge
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -52,6 +53,8 @@ class PresenceMiddleware:
         presence = assess_presence(doc, GateThresholds.from_recipe(recipe))
         verdict = presence.to_dict()
         policy, origin = recipe.render_policy_for(response.url)
+        challenge = detect_bot_challenge(response.text[:200_000], response.status, presence.body_chars)
+        verdict["bot_challenge"] = challenge
         verdict["render_policy"] = policy
         verdict["render_policy_origin"] = origin
         request.meta["gatecrawl_presence"] = verdict

@@ -95,6 +95,9 @@ def render_decision(recipe: Recipe, url: str, presence: dict | None, status: int
         return None, "policy_skip"
     if status >= 400:
         return None, "http_status"
+    if presence and presence.get("bot_challenge"):
+        # A challenge would challenge the browser too: never render it blindly.
+        return None, "bot_challenge"
     if policy == "force":
         return ("force" if origin == "recipe" else "force_rule"), ""
     if presence and presence.get("needs_render"):
@@ -141,7 +144,7 @@ class RenderMiddleware:
             return response
         reason, why = render_decision(recipe, response.url, request.meta.get("gatecrawl_presence"), response.status)
         if reason is None:
-            if why in ("policy_skip", "http_status") and (request.meta.get("gatecrawl_presence") or {}).get("needs_render"):
+            if why in ("policy_skip", "http_status", "bot_challenge") and (request.meta.get("gatecrawl_presence") or {}).get("needs_render"):
                 self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
             return response
         if int(request.meta.get("gatecrawl_render_attempts", 0)) >= self.max_attempts:
@@ -296,6 +299,9 @@ class BrowserPageMiddleware:
             return None
         if not isinstance(exception, RenderTimeout) and not _is_playwright_timeout(exception):
             self._failed(type(exception).__name__)
+            if _is_launch_failure(exception):
+                # The browser was needed but could not start: the crawl must say so in its exit status.
+                self.stats.set_value("gatecrawl/exit/browser_unavailable", f"{type(exception).__name__}")
             session.report.update(render_readiness_passed=False, render_readiness_reason=f"render_failed:{type(exception).__name__}")
             logger.info("render failed for %s: %s", request.url, exception, extra={"spider": self.crawler.spider})
             return None
@@ -325,6 +331,13 @@ class BrowserPageMiddleware:
         else:
             self.stats.inc_value("gatecrawl/render/readiness_timeout")
             self.stats.inc_value(f"gatecrawl/render/readiness_timeout/{reason.partition(':')[2] or reason}")
+
+
+def _is_launch_failure(exc: BaseException) -> bool:
+    from gatecrawl.browser.provider import BrowserNotFound
+
+    text = str(exc)
+    return isinstance(exc, BrowserNotFound) or "Executable doesn't exist" in text or "Failed to launch" in text
 
 
 def _is_playwright_timeout(exc: BaseException) -> bool:

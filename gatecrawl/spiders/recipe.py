@@ -277,6 +277,8 @@ class RecipeSpider(scrapy.Spider):
         self.crawler.stats.inc_value("gatecrawl/fetch/failed")
         exc = failure.value
         reason, detail = classify_failure(exc)
+        if reason == "fetch_failed" and request.meta.get("playwright"):
+            reason = "render_failed"
         self.crawler.stats.inc_value(f"gatecrawl/fetch/failed/{reason}")
         yield PageCapture(
             url_requested=request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0],
