@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"run {summary['run_id']}: pages seen {c['seen']}, kept {c['kept']}, dropped {c['dropped']}, flagged for rendering {c['needs_render']}")
     for reason, n in c["dropped_by_reason"].items():
         print(f"  dropped {reason}: {n}")
-    print("\npage                                  outcome   reason             expected")
+    print("\npage                                  outcome   reason             expected                   reader  readiness")
     mismatches = 0
     seen_paths = set()
     for page in summary["pages"]:
@@ -64,12 +64,20 @@ def main(argv: list[str] | None = None) -> int:
         ok = exp is None or tuple(exp) == got
         mismatches += 0 if ok else 1
         exp_s = "-" if exp is None else (exp[0] if exp[1] is None else f"{exp[0]} {exp[1]}")
-        print(f"{'  ' if ok else '! '}{path:<36}{got[0]:<10}{(got[1] or ''):<19}{exp_s}")
+        readiness = ""
+        if page.get("reader") == "render":
+            packet_key = next((k for k in page.get("keys", []) if k.endswith(".json")), None)
+            if packet_key and (out / packet_key).exists():
+                readiness = json.loads((out / packet_key).read_text("utf-8")).get("render_readiness_reason") or ""
+        print(f"{'  ' if ok else '! '}{path:<36}{got[0]:<10}{(got[1] or ''):<19}{exp_s:<27}{page.get('reader') or '':<8}{readiness}")
     missing = sorted(set(EXPECTED) - seen_paths)
     for path in missing:
         print(f"! {path:<36}{'not crawled':<29}{EXPECTED[path][0]}")
     print(f"\nMarkdown and packets: {out}/demo/pages/, quarantine: {out}/demo/quarantine/, run summary: {out}/demo/runs/{summary['run_id']}.json")
     print(f"crawl log: {log}")
+    reports = sorted((out / "demo" / "runs" / "reports").glob(f"{summary['run_id']}*.html"))
+    if reports:
+        print(f"crawl report: {reports[0]}")
     if proc.returncode != 0:
         print(f"scrapy crawl exited with status {proc.returncode}", file=sys.stderr)
     if mismatches or missing:
