@@ -2,11 +2,13 @@
 # Install the Debian packages gatecrawl's demo and tests need, when they are missing:
 #   chromium      - the browser scrapy-playwright drives (Debian's, no Playwright download)
 #   redis-server  - the shared frontier for distributed crawls (scrapy-redis) in tests
+#   tesseract-ocr - optional OCR of scanned PDF pages (recipes enable it with pdf.ocr = true)
 # Safe to run repeatedly: it does nothing when everything is present.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

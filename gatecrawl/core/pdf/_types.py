@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-READER_VERSION = "pdf/1"
+READER_VERSION = "pdf/2"
 
 REASONS = (
     "pdf_parse_failed",

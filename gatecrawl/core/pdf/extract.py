@@ -184,13 +184,53 @@ def _ocr_page(page, timeout: float) -> str | None:
         with open(path, "wb") as f:
             f.write(b"P5\n%d %d\n255\n" % (w, h) + rows)
         try:
-            p = subprocess.run([exe, path, "stdout"], capture_output=True, timeout=timeout,
+            p = subprocess.run([exe, path, "stdout", "tsv"], capture_output=True, timeout=timeout,
                                check=False)
         except subprocess.TimeoutExpired:
             return None
         if p.returncode != 0:
             return None
-        return p.stdout.decode("utf-8", "replace")
+        return gate_ocr_words(p.stdout.decode("utf-8", "replace"))
+
+
+OCR_MIN_WORD_CONF = 60.0    # words tesseract is less sure of are dropped
+OCR_MIN_MEAN_CONF = 70.0    # a page whose kept words average below this stays needs_ocr
+OCR_MIN_KEPT_SHARE = 0.6    # ... and so does one where most words were dropped
+
+
+def gate_ocr_words(tsv: str) -> str | None:
+    """Per-word confidence gating of tesseract's TSV output: keep words with confidence
+    >= OCR_MIN_WORD_CONF, rebuild lines and paragraphs, and refuse the page (None) when the
+    kept words are too few or too unsure: a bad OCR must fail closed, not pass as text."""
+    rows = [r.split("\t") for r in tsv.splitlines()[1:]]
+    words = [r for r in rows if len(r) >= 12 and r[0] == "5" and r[11].strip()]
+    if not words:
+        return None
+    kept = []
+    for r in words:
+        try:
+            conf = float(r[10])
+        except ValueError:
+            continue
+        if conf >= OCR_MIN_WORD_CONF:
+            kept.append(((int(r[2]), int(r[3]), int(r[4])), conf, r[11].strip()))
+    if not kept or len(kept) / len(words) < OCR_MIN_KEPT_SHARE:
+        return None
+    if sum(c for _, c, _ in kept) / len(kept) < OCR_MIN_MEAN_CONF:
+        return None
+    out: list[str] = []
+    prev: tuple[int, int, int] | None = None
+    for (block, par, line), _conf, text in kept:
+        if prev is None:
+            out.append(text)
+        elif (block, par) != prev[:2]:
+            out.append("\n\n" + text)
+        elif line != prev[2]:
+            out.append("\n" + text)
+        else:
+            out.append(" " + text)
+        prev = (block, par, line)
+    return "".join(out)
 
 
 def _ocr_lines(text: str, page_no: int, height: float) -> list[Line]:
