@@ -64,7 +64,7 @@ def test_born_digital_text_quality(article):
     d, r = article
     _assert_wellformed(r)
     assert r.ok, r.detail
-    assert READER_VERSION == "pdf/1"
+    assert READER_VERSION == "pdf/2"
     assert r.page_count == d.page_count >= 2
     assert token_f1(strip_markdown(r.markdown), d.source_text) >= 0.98
     assert r.title == d.title
