@@ -83,6 +83,8 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.lock:
             self.server.hits[path] += 1
             self.server.seen_headers.append({k.lower(): v for k, v in self.headers.items()} | {":path": self.path})
+        if path in self.server.redirects:
+            return self._send(302, b"", headers={"Location": self.server.redirects[path]})
         if path in self.server.pages:
             status, ctype, body = self.server.pages[path]
             return self._send(status, body, ctype=ctype)
@@ -182,6 +184,7 @@ class MockServer(ThreadingHTTPServer):
         self.seen_headers: list[dict] = []
         self.links: list[str] = []
         self.pages: dict[str, tuple[int, str, bytes]] = {}  # path -> (status, content type, body)
+        self.redirects: dict[str, str] = {}  # path -> Location of a 302
         self.robots: tuple = ("status", (200, "User-agent: *\nAllow: /\n"))
         self.stopping = False
         self.host = host

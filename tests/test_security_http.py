@@ -243,3 +243,28 @@ def test_browser_needed_but_unavailable_exits_non_zero(tmp_path, recipes_dir, or
     assert run.returncode == 1
     assert "gatecrawl: crawl failed: browser_unavailable" in run.stderr
     assert packets_by_url(run)[url]["drop_reason"] == "render_failed"
+
+
+def test_t16_robots_redirect_chain_and_large_file(tmp_path, recipes_dir, origin):
+    # Five redirects, then a robots.txt that disallows /private/: followed and obeyed.
+    origin.robots = ("redirect", origin.url("/r1"))
+    for i in range(1, 5):
+        origin.redirects[f"/r{i}"] = origin.url(f"/r{i + 1}")
+    origin.redirects["/r5"] = origin.url("/real-robots")
+    origin.pages["/real-robots"] = (200, "text/plain", b"User-agent: *\nDisallow: /private/\n")
+    allowed, private = origin.url("/article/1"), origin.url("/private/1")
+    run = probe_crawl(tmp_path, recipes_dir, [allowed, private], allow=_allow(origin), extra={"ROBOTSTXT_OBEY": True}, name="chain")
+    got = packets_by_url(run)
+    assert got[allowed]["outcome"] == "kept" and got[private]["drop_reason"] == "robots_disallowed"
+    assert origin.hits["/private/1"] == 0 and origin.hits["/real-robots"] == 1
+
+
+def test_t16_large_robots_txt_first_500_kib_parsed(tmp_path, recipes_dir, origin):
+    filler = b"".join(b"# comment line %06d to make the file large\n" % i for i in range(15000))  # ~600 KiB
+    body = b"User-agent: *\n" + filler[: 400 * 1024] + b"\nDisallow: /deep/\n" + filler[400 * 1024 :]
+    assert len(body) > 600 * 1024
+    origin.robots = ("status", (200, body.decode()))
+    deep = origin.url("/deep/1")
+    run = probe_crawl(tmp_path, recipes_dir, [deep], allow=_allow(origin), extra={"ROBOTSTXT_OBEY": True}, name="large")
+    assert packets_by_url(run)[deep]["drop_reason"] == "robots_disallowed"
+    assert origin.hits["/deep/1"] == 0

@@ -118,7 +118,8 @@ _BLOCKS = frozenset(
 _HIDDEN_STYLE = re.compile(r"(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _HIDDEN_CLASS = re.compile(
     r"(?:^|\s)(?:hidden|hide|d-none|sr-only|visually-hidden|screen-reader-text|screenreader|"
-    r"offscreen|is-hidden|u-hidden)(?:\s|$)", re.I)
+    r"offscreen|is-hidden|u-hidden|print-only|print-header|visible-print|show-for-print|"
+    r"d-print-block)(?:\s|$)", re.I)
 
 
 def _rx(words: str) -> re.Pattern:
@@ -272,7 +273,7 @@ def _css_path(el: lxml.etree._Element) -> str:
 _HIDDEN_CANDIDATES = lxml.etree.XPath(
     ".//*[@hidden or @aria-hidden or contains(@style, 'none') or contains(@style, 'hidden') "
     "or contains(@class, 'hid') or contains(@class, 'sr-only') or contains(@class, 'd-none') "
-    "or contains(@class, 'offscreen') or contains(@class, 'screen')]")
+    "or contains(@class, 'offscreen') or contains(@class, 'screen') or contains(@class, 'print')]")
 
 
 def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
@@ -548,6 +549,13 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
                 break
         if rule is None or (rule == "exclude_comments" and keep_comments):
             continue
+        if h.tag in ("span", "strong", "b"):
+            # a label that is the whole of its paragraph ("<p><strong>DON'T MISS</strong></p>")
+            # announces the block after the paragraph
+            par = h.getparent()
+            if par is not None and par is not root and par.tag in ("p", "div") and \
+                    _WS.sub(" ", par.text_content()).strip() == txt:
+                h = par
         container = h.getparent()
         while container is not None and container is not root and len(container) == 1:
             container = container.getparent()  # climb wrappers around the lone heading
@@ -559,12 +567,19 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
                 continue
         nxt = h.getnext()
         if rule in ("exclude_related", "exclude_comments") and nxt is not None and \
-                _text_len(nxt) < 0.3 * total and nxt.tag not in ("p", "h1", "h2", "h3", "h4", "h5", "h6"):
+                _text_len(nxt) < 0.3 * total and (
+                    nxt.tag not in ("p", "h1", "h2", "h3", "h4", "h5", "h6")
+                    or nxt.tag == "p" and _link_share(nxt) >= 0.6):
             _drop(nxt)
         _drop(h)
         fired.add(rule)
 
     _drop_teaser_lists(root, total, protected, fired)
+
+
+def _link_share(el: lxml.etree._Element) -> float:
+    n = _text_len(el)
+    return sum(_text_len(a) for a in el.iter("a")) / n if n else 0.0
 
 
 def _looks_like_teaser(item: lxml.etree._Element) -> bool:
