@@ -549,18 +549,19 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
                 break
         if rule is None or (rule == "exclude_comments" and keep_comments):
             continue
-        if h.tag in ("span", "strong", "b"):
+        label = h.tag in ("span", "strong", "b")
+        if label:
             # a label that is the whole of its paragraph ("<p><strong>DON'T MISS</strong></p>")
             # announces the block after the paragraph
             par = h.getparent()
-            if par is not None and par is not root and par.tag in ("p", "div") and \
+            if par is not None and par is not root and par.tag == "p" and \
                     _WS.sub(" ", par.text_content()).strip() == txt:
                 h = par
         container = h.getparent()
         while container is not None and container is not root and len(container) == 1:
             container = container.getparent()  # climb wrappers around the lone heading
         if container is not None and container is not root and \
-                _text_len(container) < 0.3 * total and h.tag not in ("span", "strong", "b"):
+                _text_len(container) < 0.3 * total and not label:
             if removable(container, rule):
                 _drop(container)
                 fired.add(rule)
