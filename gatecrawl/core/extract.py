@@ -725,6 +725,80 @@ def _drop_inline_teasers(root: lxml.etree._Element, protected: set, fired: set[s
             fired.add("exclude_inline_teaser")
 
 
+_POPOVER_RX = _rx(
+    r"hover-?card|popover|tooltip-?(?:content|body|inner|box)|"
+    r"(?:rollover|hover|popup|tooltip)[\w-]*?[-_](?:block|card|content|box|panel|body|inner)")
+
+
+def _drop_popovers(root: lxml.etree._Element, fired: set[str]) -> None:
+    """``exclude_popover``: hover cards and tooltips embedded in running text (a person's
+    photo, name and latest headlines shown on mouse-over) are not part of the sentence."""
+    for el in list(_ATTR_CANDIDATES(root)):
+        if el is root or el.getparent() is None or not _POPOVER_RX.search(_attrs(el)):
+            continue
+        if not any(True for a in el.iterancestors("p", "li", "td", "dd")):
+            continue
+        _drop(el)
+        fired.add("exclude_popover")
+
+
+_BIO_CLASS_RX = _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|"
+                    r"contributor-?bio|author-?desc|(?:^|[\s_-])bio(?:$|[\s_-])|__bio")
+_BIO_TEXT_RX = _rx(r"\b(?:is|was|has|have|joined|covers|writes|reports|am|are|lives)\b")
+
+
+def _drop_author_bios(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+    """``exclude_author_bio`` (prose form): a block with an author-bio class whose text is a
+    sentence about the writer ("X joined the magazine in 2017.", "X is a reporter for ...")
+    goes even when byline classes inside it would protect it; short name/date bylines (no
+    verb) stay."""
+    for el in list(_ATTR_CANDIDATES(root)):
+        if el is root or el.getparent() is None or not _BIO_CLASS_RX.search(_attrs(el)):
+            continue
+        if el.tag in ("h1", "time") or any(True for _ in el.iter("h1", "time")):
+            continue
+        t = _WS.sub(" ", el.text_content()).strip()
+        if not (20 <= len(t) <= 1500) or not _BIO_TEXT_RX.search(t):
+            continue
+        _drop(el)
+        fired.add("exclude_author_bio")
+        protected.discard(el)
+
+
+# Calls to action that are not part of the story: newsletter sign-ups, subscriptions,
+# "follow us", "email the writer", "if you enjoyed this ...".
+_CTA_RX = _rx(
+    r"^\W*(?:(?:click|tap) here to (?:subscribe|sign up|register|join)|sign up (?:here|now|today)"
+    r"|subscribe (?:to|for|now|today|here)|get (?:the|our) (?:\w+ ){0,3}newsletters?"
+    r"|follow (?:us|him|her|them|\w+(?: \w+)?) on (?:twitter|facebook|instagram|linkedin)"
+    r"|(?:email|e-mail|reach|write to|contact) (?:\w+ ){0,3}(?:at|on twitter|via)\b"
+    r"|follow @?\w+|have a (?:news )?tip\b|got a (?:news )?tip\b"
+    r"|(?:if you|did you) (?:enjoyed?|liked?|like) (?:this|reading)\b|like this (?:story|article)\?"
+    r"|get (?:the latest|more)\b.{0,60}\b(?:inbox|newsletter)"
+    r"|(?:don'?t|never) miss (?:a|an|another) (?:story|update|issue))"
+    r"|\b(?:sign up|subscribe) (?:for|to) (?:\w+ ){0,4}(?:newsletter|daily|weekly|email|updates)"
+    r"|delivered (?:straight |directly )?(?:to|through|in) your (?:inbox|letterbox|door)")
+
+
+def _drop_calls_to_action(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+    """``exclude_call_to_action``: short paragraphs (under 400 characters, no quote or
+    embedded post) whose text is a call to action (see :data:`_CTA_RX`)."""
+    for el in list(root.iter("p", "div", "h2", "h3", "h4", "h5", "h6")):
+        if el is root or el.getparent() is None or el in protected:
+            continue
+        if el.tag == "div" and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
+            continue
+        if any(True for _ in el.iterancestors("blockquote", "li")):
+            continue
+        t = _WS.sub(" ", el.text_content()).strip()
+        if not t or len(t) > 400 or not _CTA_RX.search(t):
+            continue
+        if any(True for d in el.iterdescendants() if d in protected):
+            continue
+        _drop(el)
+        fired.add("exclude_call_to_action")
+
+
 def _recipe_exclude(root: lxml.etree._Element, exclude_selectors, fired: set[str]) -> None:
     for sel in exclude_selectors:
         try:
@@ -889,7 +963,10 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
         _clean_patterns(root, keep_comments=keep_comments, fired=fired)
     _clean_links(root, fired)
     protected = _protected_blocks(root, fired)  # also records the keep rules that apply
+    _drop_popovers(root, fired)
+    _drop_author_bios(root, protected, fired)
     _drop_inline_teasers(root, protected, fired)
+    _drop_calls_to_action(root, protected, fired)
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired)
     if base_href:

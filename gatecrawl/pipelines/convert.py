@@ -15,7 +15,7 @@ from scrapy.exceptions import DropItem
 
 from scrapy.utils.asyncio import run_in_thread
 
-from gatecrawl.core.convert import FetchInfo, convert
+from gatecrawl.core.convert import FetchInfo, convert, page_type
 from gatecrawl.items import PageCapture
 from gatecrawl.middlewares.render import escalate_item
 
@@ -71,7 +71,7 @@ class ConvertPipeline:
         if not isinstance(item, PageCapture):
             return item
         self.stats.inc_value("gatecrawl/items/processed")
-        if item.body[:5] == b"%PDF-" or (item.content_type or "").lower().startswith("application/pdf"):
+        if page_type(item.body, item.content_type, item.url_final) == "pdf":
             # PDFs are parsed in worker processes; wait for them off the reactor thread.
             result = await run_in_thread(self._convert, item)
         else:
