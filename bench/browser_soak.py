@@ -177,9 +177,10 @@ def run(pages: int, workdir: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.browser_soak", description=__doc__)
     ap.add_argument("--pages", type=int, default=500)
+    ap.add_argument("--workdir", default=None, help="keep the store and log here (default: a temporary folder)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="gatecrawl-bsoak-") as tmp:
-        r = run(args.pages, Path(tmp))
+        r = run(args.pages, Path(args.workdir or tmp))
     for k, v in r.items():
         print(f"{k:>20}: {v}")
     print(json.dumps(r, sort_keys=True))

@@ -215,3 +215,64 @@ def test_reference_pruning_keeps_title_byline_caption():
     t = text_of(sel)
     assert "Headline of the story" in t and "By Jane Doe" in t and "river at dawn" in t
     assert "Paragraph 5" in t
+
+
+def test_popover_author_bio_and_calls_to_action_removed():
+    body = (
+        "<article><h1>Headline</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
+        f"{prose(2)}"
+        "<p>The senator <span class='rollover-people'><a href='/p/x'>Ann Smith</a>"
+        "<span class='rollover-people-block'><a href='/p/x'>Ann Smith</a>"
+        "<a href='/n/1'>Latest headline about someone</a></span></span> spoke on Monday "
+        "about the plan and what it would mean for the region in the coming years.</p>"
+        f"{prose(2)}"
+        "<p><em>Follow Jane Doe on Twitter <a href='https://twitter.com/x'>@jane</a>.</em></p>"
+        "<p><strong>Sign up for our free daily newsletter <a href='/nl'>here</a>.</strong></p>"
+        "<div class='entry-author-bio'><div class='author-text'>Jane joined the paper in 2017 "
+        "and covers energy.</div></div></article>"
+    )
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "The senator Ann Smith spoke on Monday" in t
+    assert "Latest headline" not in t
+    assert "Follow Jane" not in t and "Sign up" not in t and "joined the paper" not in t
+    assert "By Jane Doe" in t and "Headline" in t
+    for rule in ("exclude_popover", "exclude_call_to_action", "exclude_author_bio"):
+        assert rule in sel.removal_rules, rule
+
+
+def test_press_release_about_tail_removed():
+    body = (
+        f"<article><h1>Acme launches a product</h1>{prose(5)}"
+        "<h3>About Acme</h3><p>Acme is a leading global provider of widgets for hospitals and "
+        "clinics. Founded in 1901, it employs 900 people.</p>"
+        "<p>Media contact: press@acme.example</p></article>"
+    )
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "About Acme" not in t and "leading global provider" not in t and "Media contact" not in t
+    assert "Paragraph 4" in t and "exclude_press_boilerplate" in sel.removal_rules
+    # the same sentence early in a story is content
+    early = (f"<article><h1>Acme</h1><p>Acme is a leading global provider of widgets, and "
+             f"this is what it did.</p>{prose(5)}</article>")
+    assert "leading global provider" in text_of(select_main(page(early)))
+
+
+def test_screen_reader_labels_labelled_teasers_and_video_teasers_removed():
+    body = (
+        "<article><h1>Headline</h1>"
+        "<figure><img src='/a.jpg'><figcaption><span class='off-screen'>Image caption</span>"
+        "The river at dawn</figcaption></figure>"
+        f"{prose(3)}<p><strong>DON'T MISS</strong></p>"
+        "<p><a href='/a'>Some other headline here</a> [<strong>INSIGHT]</strong> "
+        "<a href='/b'>And another headline there</a> [<strong>VIDEO]</strong></p>"
+        "<div class='featured-video'><div class='video-player'><a href='/v'>watch</a></div>"
+        "<div class='caption'><h2><a href='/v'>Video title</a></h2><p>Video teaser text.</p>"
+        f"</div></div>{prose(2)}</article>"
+    )
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "The river at dawn" in t and "Image caption" not in t
+    assert "DON'T MISS" not in t and "Some other headline" not in t
+    assert "Video teaser" not in t and "Paragraph 1" in t
+    assert "exclude_video_teaser" in sel.removal_rules

@@ -7,8 +7,9 @@ iteration order (elements are visited in document order).
 
 Pre-cleaning (always): scripts, styles, templates, forms controls, media and other
 non-content elements are dropped; hidden blocks (``hidden``, ``aria-hidden=true``,
-``display:none``/``visibility:hidden`` styles, ``sr-only``-style classes) are dropped
-(``exclude_hidden``).
+``display:none``/``visibility:hidden`` styles, screen-reader-only classes such as
+``sr-only``, ``visually-hidden``, ``off-screen``, ``element-invisible``, and print-only
+classes such as ``print-only``/``print-header``) are dropped (``exclude_hidden``).
 
 Selection, first rule that yields a node wins:
 
@@ -59,6 +60,30 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
 * ``exclude_inline_teaser``: short blocks (under 300 characters, with a link) that only
   point elsewhere: a teaser prefix followed by ``:``/``»``/a dash ("READ MORE:",
   "Also on ...:", "Leia também:" ...), or a block that is one all-capitals link;
+  also a block that is a list of headline links tagged with bracketed labels
+  ("... [INSIGHT] | ... [VIDEO]", the label outside the links), a linked "Also on <site>
+  <headline>", and a link standing alone as a block that matches the above;
+* heading-text rules also apply to a bold/span label that is a whole paragraph ("DON'T
+  MISS"): the paragraph goes, and so does the next paragraph when 60%+ of it is links;
+* ``exclude_popover``: hover cards / tooltips (``rollover-*-block``, ``hovercard``,
+  ``popover``, ``tooltip-content`` ...) inside running text (``p``/``li``/``td``/``dd``);
+* ``exclude_author_bio`` (prose form): an author-bio-classed block (``author-bio``,
+  ``author-box``, ``bio``, ...; 20-1,500 characters, no ``h1``/``time``) whose text has a
+  verb ("X joined ... in 2017", "X is a reporter ..."), even when byline classes inside it
+  would protect it; name/date-only bylines stay;
+* ``exclude_call_to_action``: paragraphs/leaf blocks/headings under 400 characters, not in
+  a quote or list, not protected, whose text is a call to action: newsletter sign-up,
+  "subscribe to ...", "follow X on Twitter", "email/reach/write to X at", "have a tip?",
+  "if you enjoyed this ...", "... delivered to your inbox", "to read the full story";
+* ``exclude_press_boilerplate``: the tail of a press release: a heading/paragraph "About
+  <Name>" or a paragraph opening with a company definition ("<Name> is a leading provider
+  of ..."), after at least three paragraphs and once 65% of the selection's text is
+  behind; it and everything after it (contacts) are removed;
+* ``exclude_video_teaser``: video player blocks (class ``video``, ``video-player``,
+  ``featured-video``, ``brightcove``, ...; under 600 characters, no paragraph of 300+)
+  with their promotional title and description (captions included);
+* ``exclude_comments`` (text form): comment-policy notices under 400 characters
+  ("comments are moderated", "comment policy", Portuguese/Italian equivalents);
 * ``exclude_reference_disagree`` (not when ``keep_comments``): trafilatura (fast mode, run
   on a copy of the selection) serves as a second opinion. When its text has at least
   40 tokens, at least :data:`REF_SUBSET_MIN` of its 4-token shingles occur in the
@@ -96,7 +121,7 @@ import lxml.html
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
-EXTRACTOR_VERSION = "extract/2"
+EXTRACTOR_VERSION = "extract/3"
 
 MIN_TEXT = 20
 _BLOCK_COST = 10
@@ -117,7 +142,9 @@ _BLOCKS = frozenset(
 
 _HIDDEN_STYLE = re.compile(r"(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _HIDDEN_CLASS = re.compile(
-    r"(?:^|\s)(?:hidden|hide|d-none|sr-only|visually-hidden|screen-reader-text|screenreader|"
+    r"(?:^|\s)(?:hidden|hide|d-none|sr-only|visually-hidden|visuallyhidden|screen-reader-text|"
+    r"screenreader|screen-reader-only|show-for-sr|element-invisible|element-hidden|a11y-hidden|"
+    r"assistive-text|u-visually-hidden|is-visually-hidden|off-screen|"
     r"offscreen|is-hidden|u-hidden|print-only|print-header|visible-print|show-for-print|"
     r"d-print-block)(?:\s|$)", re.I)
 
@@ -233,6 +260,12 @@ def _text_len(el: lxml.etree._Element) -> int:
     return visible_text_chars(el)
 
 
+@functools.lru_cache(maxsize=16384)
+def _attr_match(rx: re.Pattern, a: str) -> bool:
+    """``rx.search(a)``, cached (class/id strings repeat many times on a page)."""
+    return rx.search(a) is not None
+
+
 def _is_hidden(el: lxml.etree._Element) -> bool:
     if el.get("hidden") is not None:
         return True
@@ -242,7 +275,7 @@ def _is_hidden(el: lxml.etree._Element) -> bool:
     if style and _HIDDEN_STYLE.search(style):
         return True
     cls = el.get("class")
-    if cls and _HIDDEN_CLASS.search(cls):
+    if cls and _attr_match(_HIDDEN_CLASS, cls):
         return True
     return False
 
@@ -273,7 +306,8 @@ def _css_path(el: lxml.etree._Element) -> str:
 _HIDDEN_CANDIDATES = lxml.etree.XPath(
     ".//*[@hidden or @aria-hidden or contains(@style, 'none') or contains(@style, 'hidden') "
     "or contains(@class, 'hid') or contains(@class, 'sr-only') or contains(@class, 'd-none') "
-    "or contains(@class, 'offscreen') or contains(@class, 'screen') or contains(@class, 'print')]")
+    "or contains(@class, 'offscreen') or contains(@class, 'screen') or contains(@class, 'print') or contains(@class, 'invisible') or contains(@class, 'assistive') "
+    "or contains(@class, 'show-for-sr')]")
 
 
 def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
@@ -404,29 +438,49 @@ _ANY_PATTERN_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _PATTERN_
 _EMBED_RX = _rx(r"embed|twitter-tweet|instagram-media|tiktok-embed")
 
 
-@functools.lru_cache(maxsize=8192)
+def _lower_rx(rx: re.Pattern) -> re.Pattern:
+    """``rx`` without IGNORECASE, for lower-cased input (its patterns are lower case; the
+    case-insensitive engine is about three times slower on these long alternations)."""
+    return re.compile(rx.pattern)
+
+
+_ANY_PATTERN_LRX = _lower_rx(_ANY_PATTERN_RX)
+_CONTENT_CLASS_LRX = _lower_rx(_CONTENT_CLASS_RX)
+_EMBED_LRX = _lower_rx(_EMBED_RX)
+_PATTERN_LRULES = tuple((name, _lower_rx(rx)) for name, rx in _PATTERN_RULES)
+_KEEP_ANY_LRX = _lower_rx(_KEEP_ANY_RX)
+_CAPTION_LRX = _lower_rx(_CAPTION_RX)
+_BYLINE_LRX = _lower_rx(_BYLINE_RX)
+
+
+@functools.lru_cache(maxsize=65536)
 def _classify_attrs(a: str) -> str | None:
     """Removal rule named by a class/id string (pure, cached: strings repeat on a page)."""
-    if not _ANY_PATTERN_RX.search(a) or _CONTENT_CLASS_RX.search(a) or _EMBED_RX.search(a):
+    a = a.lower()
+    if not _ANY_PATTERN_LRX.search(a) or _CONTENT_CLASS_LRX.search(a) or _EMBED_LRX.search(a):
         return None
-    for name, rx in _PATTERN_RULES:
+    for name, rx in _PATTERN_LRULES:
         if rx.search(a):
             return name
     return None
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65536)
 def _keep_kind(a: str) -> str | None:
-    if not a or not _KEEP_ANY_RX.search(a):
+    if not a:
         return None
-    if _CAPTION_RX.search(a):
+    a = a.lower()
+    if not _KEEP_ANY_LRX.search(a):
+        return None
+    if _CAPTION_LRX.search(a):
         return "caption"
-    return "byline" if _BYLINE_RX.search(a) else None
+    return "byline" if _BYLINE_LRX.search(a) else None
 
 
 _HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("exclude_related", _rx(
-        r"^(?:related(?: \w+)?|more (?:from|in|on|stories|news|articles|like this|to read|"
+        r"^(?:related(?: \w+)?|more (?:\w+ ){0,2}(?:stories|articles|reads)|"
+        r"more (?:from|in|on|stories|news|articles|like this|to read|"
         r"to explore|headlines)\b.*|you (?:may|might|will) (?:also )?(?:like|enjoy|be interested)"
         r".*|read (?:more|next|also)|recommended(?: for you| stories| articles| reading)?|"
         r"(?:most )?(?:popular|read|viewed|shared|commented)(?: now| stories| articles)?|"
@@ -692,9 +746,30 @@ def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
 _TEASER_PREFIX_RX = _rx(
     r"^\W*(?:read more|see more|more|related|related stories|related articles|also read|read also|"
     r"also on|also see|see also|watch|watch now|click here|don'?t miss|recommended|must read|"
-    r"further reading|leggi anche|lesen sie auch|mehr zum thema|ver tamb[ié]n|lee tambi[ée]n|"
+    r"further reading|leggi anche(?: su)?|lesen sie auch|mehr zum thema|ver tamb[ié]n|lee tambi[ée]n|"
     r"veja tamb[ée]m|leia tamb[ée]m|lire aussi|[àa] lire aussi)\b\s*[:»>\-–—|]")
 _UPPER_LINK_MAX = 200
+_HEADINGS_P = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6"])
+_LABEL_TAG_RX = re.compile(r"\[\s*[A-Z][A-Z ]{2,20}\s*\]")
+_ALSO_ON_RX = _rx(r"^\W*(?:also on|more on|more from|read more on) [\w.-]+\b")
+
+
+def _unlinked_text(el: lxml.etree._Element) -> str:
+    """Text of ``el`` outside its links."""
+    out: list[str] = []
+
+    def walk(e, in_link: bool) -> None:
+        here = in_link or e.tag == "a"
+        if e.text and not here:
+            out.append(e.text)
+        for c in e:
+            if _is_el(c):
+                walk(c, here)
+            if c.tail and not here:
+                out.append(c.tail)
+
+    walk(el, False)
+    return "".join(out)
 
 
 def _drop_inline_teasers(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
@@ -702,11 +777,13 @@ def _drop_inline_teasers(root: lxml.etree._Element, protected: set, fired: set[s
     other pages: "READ MORE: <link>", "Also on site: <link>" (a teaser prefix followed by
     a colon or arrow, with a link), or a paragraph that is one all-capitals link
     ("CLICK HERE TO GET THE APP", promoted headlines)."""
-    for el in list(root.iter("p", "div", "h3", "h4", "h5", "h6", "li")):
+    for el in list(root.iter("p", "div", "h3", "h4", "h5", "h6", "li", "a")):
         if el is root or el.getparent() is None or el in protected:
             continue
-        if el.tag in ("div", "li") and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
+        if el.tag in ("div", "li", "a") and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
             continue
+        if el.tag == "a" and (el.getparent().tag not in _BLOCKS or el.getparent().tag in _HEADINGS_P):
+            continue  # only a link standing as a block of its own
         links = [a for a in el.iter("a") if a.get("href")]
         if not links:
             continue
@@ -718,6 +795,13 @@ def _drop_inline_teasers(root: lxml.etree._Element, protected: set, fired: set[s
             fired.add("exclude_inline_teaser")
             continue
         link_chars = sum(len(_WS.sub(" ", a.text_content()).strip()) for a in links)
+        # headline links tagged with a bracketed label ("... [INSIGHT] | ... [VIDEO]") or
+        # a linked "Also on <site> <headline>"
+        if link_chars >= 0.6 * len(t) and (_LABEL_TAG_RX.search(_unlinked_text(el))
+                                           or _ALSO_ON_RX.match(t)):
+            _drop(el)
+            fired.add("exclude_inline_teaser")
+            continue
         letters = [c for c in t if c.isalpha()]
         if len(t) <= _UPPER_LINK_MAX and link_chars >= 0.8 * len(t) and len(letters) >= 12 \
                 and all(not c.islower() for c in letters) and any(c.isupper() for c in letters):
@@ -730,11 +814,16 @@ _POPOVER_RX = _rx(
     r"(?:rollover|hover|popup|tooltip)[\w-]*?[-_](?:block|card|content|box|panel|body|inner)")
 
 
+_POPOVER_CANDIDATES = lxml.etree.XPath(
+    ".//*[contains(@class, 'over') or contains(@class, 'card') or contains(@class, 'tip') "
+    "or contains(@class, 'popup') or contains(@class, 'Over') or contains(@class, 'Card')]")
+
+
 def _drop_popovers(root: lxml.etree._Element, fired: set[str]) -> None:
     """``exclude_popover``: hover cards and tooltips embedded in running text (a person's
     photo, name and latest headlines shown on mouse-over) are not part of the sentence."""
-    for el in list(_ATTR_CANDIDATES(root)):
-        if el is root or el.getparent() is None or not _POPOVER_RX.search(_attrs(el)):
+    for el in list(_POPOVER_CANDIDATES(root)):
+        if el is root or el.getparent() is None or not _attr_match(_POPOVER_RX, _attrs(el)):
             continue
         if not any(True for a in el.iterancestors("p", "li", "td", "dd")):
             continue
@@ -753,7 +842,7 @@ def _drop_author_bios(root: lxml.etree._Element, protected: set, fired: set[str]
     goes even when byline classes inside it would protect it; short name/date bylines (no
     verb) stay."""
     for el in list(_ATTR_CANDIDATES(root)):
-        if el is root or el.getparent() is None or not _BIO_CLASS_RX.search(_attrs(el)):
+        if el is root or el.getparent() is None or not _attr_match(_BIO_CLASS_RX, _attrs(el)):
             continue
         if el.tag in ("h1", "time") or any(True for _ in el.iter("h1", "time")):
             continue
@@ -777,26 +866,150 @@ _CTA_RX = _rx(
     r"|get (?:the latest|more)\b.{0,60}\b(?:inbox|newsletter)"
     r"|(?:don'?t|never) miss (?:a|an|another) (?:story|update|issue))"
     r"|\b(?:sign up|subscribe) (?:for|to) (?:\w+ ){0,4}(?:newsletter|daily|weekly|email|updates)"
-    r"|delivered (?:straight |directly )?(?:to|through|in) your (?:inbox|letterbox|door)")
+    r"|delivered (?:straight |directly )?(?:to|through|in) your (?:inbox|letterbox|door)"
+    r"|\bsubscribe (?:to|for) (?:our|the) (?:[\w-]+ ){0,3}(?:magazine|title|edition|podcast|channel)\b"
+    r"|\b(?:click|tap) to subscribe\b|^\W*to (?:read|continue reading) the full (?:story|article)\W*$")
+
+
+_CTA_HINT_RX = re.compile(r"subscri|sign up|newsletter|follow|mail|reach|write to|contact|tip|enjoy|"
+                         r"like|inbox|letterbox|miss|full st|full ar")  # on lower-cased text
+
+
+_TEXT_NODES = lxml.etree.XPath(".//text()")
+_CTA_UNITS = frozenset(["p", "div", "h2", "h3", "h4", "h5", "h6"])
 
 
 def _drop_calls_to_action(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
     """``exclude_call_to_action``: short paragraphs (under 400 characters, no quote or
     embedded post) whose text is a call to action (see :data:`_CTA_RX`)."""
-    for el in list(root.iter("p", "div", "h2", "h3", "h4", "h5", "h6")):
-        if el is root or el.getparent() is None or el in protected:
+    # candidates: the nearest p/div/heading around each text node holding a hint word
+    cands: list = []
+    seen: set = set()
+    for txt in _TEXT_NODES(root):
+        if not _CTA_HINT_RX.search(txt.lower()):
             continue
+        el = txt.getparent()
+        while el is not None and el is not root and el.tag not in _CTA_UNITS:
+            el = el.getparent()
+        if el is None or el is root or el in seen:
+            continue
+        seen.add(el)
+        cands.append(el)
+    for el in cands:
+        if el.getparent() is None or el in protected:
+            continue
+        t = el.text_content()
+        if len(t) > 1200:
+            continue
+        t = _WS.sub(" ", t).strip()
+        if not t or len(t) > 400 or not _CTA_RX.search(t):
+            continue
+        if not any(True for a in el.iterancestors() if a is root):
+            continue  # inside a block removed earlier
         if el.tag == "div" and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
             continue
         if any(True for _ in el.iterancestors("blockquote", "li")):
-            continue
-        t = _WS.sub(" ", el.text_content()).strip()
-        if not t or len(t) > 400 or not _CTA_RX.search(t):
             continue
         if any(True for d in el.iterdescendants() if d in protected):
             continue
         _drop(el)
         fired.add("exclude_call_to_action")
+
+
+_ABOUT_HEADING_RX = re.compile(r"^about (?:the )?[A-Z0-9][\w&.,'’ -]{1,60}[:.]?$", re.I)
+_COMPANY_PARA_RX = re.compile(
+    r"^(?:about [^.]{1,60}?[:\s]\s*)?(?:founded in \d{4},? )?[A-Z][\w&.'’-]*(?: [A-Z&][\w&.'’-]*){0,5}"
+    r"(?: \([^)]{1,40}\))?,? (?:is|are) (?:a|an|the|one of the) (?:[\w-]+,? ){0,7}?"
+    r"(?:provider|company|leader|manufacturer|developer|firm|organi[sz]ation|group|supplier|"
+    r"platform|publisher|agency|bank|network|producer|operator|retailer|brand|business|"
+    r"corporation|institution|maker|specialist|pioneer|innovator|distributor|solutions?)s?\b")
+
+
+def _drop_press_boilerplate(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+    """``exclude_press_boilerplate``: the "About <company>" tail of a press release. Trigger:
+    a heading or paragraph reading "About <Name>", or a paragraph that opens by defining a
+    company ("<Name> is a leading provider of ..."); it must come after at least three
+    paragraphs and start the last 35% of the selection's text. The trigger and everything
+    after it (boilerplate, media contacts) are removed."""
+    total = _text_len(root)
+    if total < 400:
+        return
+    units = [el for el in root.iter("p", "h2", "h3", "h4", "h5", "h6", "div")
+             if el.tag != "div" or not any(True for c in el if _is_el(c) and c.tag in _BLOCKS)]
+    seen_paras = 0
+    before = 0
+    for el in units:
+        t = _WS.sub(" ", el.text_content()).strip()
+        if not t:
+            continue
+        if any(True for _ in el.iterancestors("blockquote", "li", "table")):
+            before += len(t)
+            continue
+        trigger = (len(t) <= 80 and _ABOUT_HEADING_RX.match(t)) or (
+            el.tag in ("p", "div") and _COMPANY_PARA_RX.match(t))
+        if trigger and seen_paras >= 3 and before >= 0.65 * total and el not in protected:
+            _drop_from(root, el)
+            fired.add("exclude_press_boilerplate")
+            return
+        before += len(t)
+        if el.tag == "p" and len(t) >= 40:
+            seen_paras += 1
+
+
+def _drop_from(root: lxml.etree._Element, el: lxml.etree._Element) -> None:
+    """Remove ``el`` and everything after it in document order inside ``root``."""
+    node = el
+    while node is not None and node is not root:
+        parent = node.getparent()
+        for sib in list(node.itersiblings()):
+            sib.tail = None
+            _drop(sib)
+        node = parent
+    el.tail = None
+    _drop(el)
+
+
+_VIDEO_CLASS_RX = _rx(r"(?:^|[\s_-])(?:video|videos|video-?player|video-?container|video-?wrap\w*|"
+                      r"video-?embed|video-?teaser|video-?promo|featured-?video|jw-?player|"
+                      r"brightcove\w*|vjs\w*)(?:$|[\s_-])")
+_COMMENT_POLICY_RX = _rx(
+    r"comment(?:ing)? (?:policy|guidelines|rules)|comments? (?:are|is|will be) (?:moderated|reviewed|"
+    r"pre-?moderated|closed)|we (?:reserve the right to|may) (?:remove|delete|edit) (?:any )?comments"
+    r"|coment[aá]rios? (?:com|que|ser[aã]o|s[aã]o|est[aã]o) .{0,80}\b(?:aprovados?|moderados?|"
+    r"moderador|publicados?|removidos?)|commenti? (?:sono|saranno) moderat")
+
+
+_VIDEO_CANDIDATES = lxml.etree.XPath(
+    ".//*[contains(@class, 'ideo') or contains(@class, 'rightcove') or contains(@class, 'layer') "
+    "or contains(@class, 'vjs') or contains(@id, 'ideo')]")
+
+
+def _drop_media_and_policy(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+    """``exclude_video_teaser``: a video player block (class ``video``, ``video-player``,
+    ``featured-video``, ...; under 600 characters of text, no long paragraph) with its
+    title and teaser text; its caption is the video's promotion, not an image caption.
+    ``exclude_comments`` (text form): short comment-policy notices."""
+    for el in list(_VIDEO_CANDIDATES(root)):
+        if el is root or el.getparent() is None or not _attr_match(_VIDEO_CLASS_RX, _attrs(el)):
+            continue
+        if el.tag in ("p", "h1") or any(True for _ in el.iter("h1")):
+            continue
+        n = _text_len(el)
+        if n > 600 or any(_text_len(p) >= 300 for p in el.iter("p")):
+            continue
+        _drop(el)
+        fired.add("exclude_video_teaser")
+    if not _COMMENT_POLICY_RX.search(root.text_content()):
+        return
+    for el in list(root.iter("p", "div", "small", "span", "em")):
+        if el is root or el.getparent() is None:
+            continue
+        if el.tag == "div" and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
+            continue
+        n = _text_len(el)
+        if 0 < n < 400 and _COMMENT_POLICY_RX.search(el.text_content()):
+            _drop(el)
+            fired.add("exclude_comments")
 
 
 def _recipe_exclude(root: lxml.etree._Element, exclude_selectors, fired: set[str]) -> None:
@@ -967,6 +1180,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
     _drop_author_bios(root, protected, fired)
     _drop_inline_teasers(root, protected, fired)
     _drop_calls_to_action(root, protected, fired)
+    _drop_press_boilerplate(root, protected, fired)
+    _drop_media_and_policy(root, protected, fired)
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired)
     if base_href:
@@ -1048,7 +1263,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: set, fired: set[st
     if first_heading is not None:
         shield.append(first_heading)
     shield.extend(root.iter("h1", "time", "blockquote"))
-    shield.extend(el for el in _ATTR_CANDIDATES(root) if _EMBED_RX.search(_attrs(el)))
+    shield.extend(el for el in _ATTR_CANDIDATES(root) if _attr_match(_EMBED_RX, _attrs(el)))
     covered: set = set()  # inside a shielded element
     holds: set = set()  # holds a shielded element
     for el in shield:
