@@ -66,6 +66,7 @@ class BrowserLedger:
     def __init__(self, inc: Callable[[str], None]) -> None:
         self._inc = inc
         self._contexts: set[int] = set()
+        self._objects: dict[int, Any] = {}
         self.pages_open = 0
         self.contexts_open = 0
 
@@ -76,9 +77,14 @@ class BrowserLedger:
         ctx = page.context
         if id(ctx) not in self._contexts:
             self._contexts.add(id(ctx))
+            self._objects[id(ctx)] = ctx
             self.contexts_open += 1
             self._inc("context_opened")
             ctx.once("close", self._make_context_closed(id(ctx)))
+
+    def open_contexts(self) -> list[Any]:
+        """Contexts opened and not closed yet."""
+        return list(self._objects.values())
 
     def _page_closed(self, *_: Any) -> None:
         self.pages_open -= 1
@@ -87,6 +93,7 @@ class BrowserLedger:
     def _make_context_closed(self, key: int) -> Callable[..., None]:
         def closed(*_: Any) -> None:
             self._contexts.discard(key)
+            self._objects.pop(key, None)
             self.contexts_open -= 1
             self._inc("context_closed")
 

@@ -265,12 +265,21 @@ class BrowserPageMiddleware:
         # at engine stop, so that the run summary can show every context closed. The next
         # render of the site opens a fresh one.
         idle = int(self.stats.get_value("gatecrawl/render/requested", 0)) - self._finished <= 0 and self.pool.inflight(name) == 0
-        if (retired or idle) and ctx is not None:
-            try:
-                await asyncio.wait_for(ctx.close(), timeout=10)
-                self.stats.inc_value("gatecrawl/browser/context_recycled" if retired else "gatecrawl/browser/context_idle_closed")
-            except Exception as exc:
-                logger.debug("closing context %s failed: %r", name, exc)
+        if retired and ctx is not None:
+            await self._close_context(ctx, "gatecrawl/browser/context_recycled", name)
+        if idle:
+            # Every open context, not only this page's: an earlier generation may have finished
+            # its last page while this one was still rendering.
+            for other in self.ledger.open_contexts():
+                if other is not ctx or not retired:
+                    await self._close_context(other, "gatecrawl/browser/context_idle_closed", name)
+
+    async def _close_context(self, ctx: Any, stat: str, name: str) -> None:
+        try:
+            await asyncio.wait_for(ctx.close(), timeout=10)
+            self.stats.inc_value(stat)
+        except Exception as exc:
+            logger.debug("closing context %s failed: %r", name, exc)
 
     async def process_response(self, request: Request, response: Response) -> Response:
         entry = self._sessions.pop(request, None)
