@@ -110,6 +110,23 @@ class EgressProxy:
                 last = exc
         raise ConnectionError(f"upstream unreachable: {type(last).__name__}")
 
+    async def _upstream(self, host: str, port: int, writer: asyncio.StreamWriter):
+        """Check ``host:port`` and connect to its vetted address; on refusal or failure answer
+        the client (403 / 502), close it and return None."""
+        decision = await self._decide(host, port)
+        if not decision.allowed:
+            writer.write(self._refuse(host, port, decision))
+            await self._close(writer)
+            return None
+        try:
+            upstream = await self._open(decision, port)
+        except ConnectionError:
+            writer.write(b"HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+            await self._close(writer)
+            return None
+        self.counters.allowed += 1
+        return upstream
+
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
@@ -139,18 +156,10 @@ class EgressProxy:
             writer.write(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
             await self._close(writer)
             return
-        decision = await self._decide(host, port)
-        if not decision.allowed:
-            writer.write(self._refuse(host, port, decision))
-            await self._close(writer)
+        upstream = await self._upstream(host, port, writer)
+        if upstream is None:
             return
-        try:
-            up_r, up_w = await self._open(decision, port)
-        except ConnectionError:
-            writer.write(b"HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
-            await self._close(writer)
-            return
-        self.counters.allowed += 1
+        up_r, up_w = upstream
         writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
         await writer.drain()
         await self._pipe_both(reader, writer, up_r, up_w)
@@ -164,19 +173,10 @@ class EgressProxy:
             writer.write(self._refuse(parts.hostname or "", 0, decision))
             await self._close(writer)
             return
-        port = parts.port or 80
-        decision = await self._decide(parts.hostname, port)
-        if not decision.allowed:
-            writer.write(self._refuse(parts.hostname, port, decision))
-            await self._close(writer)
+        upstream = await self._upstream(parts.hostname, parts.port or 80, writer)
+        if upstream is None:
             return
-        try:
-            up_r, up_w = await self._open(decision, port)
-        except ConnectionError:
-            writer.write(b"HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
-            await self._close(writer)
-            return
-        self.counters.allowed += 1
+        up_r, up_w = upstream
         path = parts.path or "/"
         if parts.query:
             path += "?" + parts.query

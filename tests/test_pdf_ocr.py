@@ -18,6 +18,7 @@ import pdfgen  # noqa: E402
 
 from gatecrawl.core.pdf import PdfLimits, read_pdf  # noqa: E402
 from gatecrawl.core.pdf.textmetrics import strip_markdown, token_f1  # noqa: E402
+from gatecrawl.demo.site import assemble_pdf  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract not installed")
 
@@ -44,15 +45,7 @@ def image_only_pdf(source: bytes, dpi: int = 200) -> bytes:
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (w, h, len(img)) + img + b"\nendstream",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
+    return assemble_pdf(objs, root=1)
 
 
 def test_scanned_page_is_ocred_when_enabled():

@@ -14,22 +14,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pdfgen  # noqa: E402
 
 from gatecrawl.core.pdf import PdfLimits, read_pdf  # noqa: E402
+from gatecrawl.demo.site import assemble_pdf  # noqa: E402
 
 TYPED = {"pdf_parse_failed", "pdf_encrypted", "pdf_timeout", "pdf_limits_exceeded", "pdf_worker_crashed", "pdf_needs_ocr"}
 
 
 def _raw_pdf(objects: list[bytes]) -> bytes:
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return assemble_pdf(objects, root=1)
 
 
 def flate_bomb(expanded_mb: int = 400) -> bytes:

@@ -119,6 +119,8 @@ from dataclasses import dataclass
 import lxml.etree
 import lxml.html
 
+from gatecrawl.core.page import css_path
+
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
 EXTRACTOR_VERSION = "extract/3"
@@ -281,26 +283,7 @@ def _is_hidden(el: lxml.etree._Element) -> bool:
 
 
 def _css_path(el: lxml.etree._Element) -> str:
-    parts = []
-    node = el
-    while node is not None:
-        parent = node.getparent()
-        tag = node.tag if isinstance(node.tag, str) else "*"
-        if parent is None:
-            parts.append(tag)
-            break
-        if node.get("id") and re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", node.get("id")):
-            parts.append(f"{tag}#{node.get('id')}")
-            break
-        k = 1
-        for sib in parent:
-            if sib is node:
-                break
-            if sib.tag == node.tag:
-                k += 1
-        parts.append(f"{tag}:nth-of-type({k})")
-        node = parent
-    return " > ".join(reversed(parts))
+    return css_path(el, stop_at_id=True)
 
 
 _HIDDEN_CANDIDATES = lxml.etree.XPath(

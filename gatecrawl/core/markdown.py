@@ -68,6 +68,8 @@ import lxml.html
 from bs4 import BeautifulSoup
 from markdownify import MarkdownConverter
 
+from gatecrawl.core.page import css_path as _css_path
+
 __all__ = ["CONVERTER_VERSION", "GatecrawlConverter", "MarkdownResult", "css_path", "to_markdown"]
 
 CONVERTER_VERSION = "markdown/1"
@@ -128,24 +130,7 @@ class MarkdownResult:
 
 def css_path(el: lxml.etree._Element, root: lxml.etree._Element) -> str:
     """CSS path of ``el`` from ``root``: ``root_tag > tag:nth-of-type(k) > ...``."""
-    parts: list[str] = []
-    node = el
-    while node is not None and node is not root:
-        parent = node.getparent()
-        if parent is None:
-            break
-        tag = node.tag if isinstance(node.tag, str) else "*"
-        k = 1
-        for sib in parent:
-            if sib is node:
-                break
-            if sib.tag == node.tag:
-                k += 1
-        parts.append(f"{tag}:nth-of-type({k})")
-        node = parent
-    root_tag = root.tag if isinstance(root.tag, str) else "*"
-    parts.append(root_tag)
-    return " > ".join(reversed(parts))
+    return _css_path(el, root)
 
 
 def _norm_ws(text: str) -> str:

@@ -19,6 +19,7 @@ __all__ = [
     "shell_signals",
     "canonical_url",
     "norm_space",
+    "css_path",
 ]
 
 _INVISIBLE = {"script", "style", "noscript", "template", "svg", "head", "title", "meta", "link"}
@@ -200,3 +201,33 @@ def canonical_url(doc: HtmlElement) -> str | None:
             if href:
                 return href
     return None
+
+
+_PLAIN_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def css_path(el, root=None, *, stop_at_id: bool = False) -> str:
+    """CSS path of ``el``: ``tag:nth-of-type(k)`` steps up to ``root`` (written as its bare tag)
+    or the document root; with ``stop_at_id`` the path starts at the nearest ancestor that has a
+    plain id (``tag#id``)."""
+    parts: list[str] = []
+    node = el
+    while node is not None:
+        tag = node.tag if isinstance(node.tag, str) else "*"
+        parent = node.getparent()
+        if node is root or parent is None:
+            parts.append(tag)
+            break
+        ident = node.get("id")
+        if stop_at_id and ident and _PLAIN_ID.fullmatch(ident):
+            parts.append(f"{tag}#{ident}")
+            break
+        k = 1
+        for sib in parent:
+            if sib is node:
+                break
+            if sib.tag == node.tag:
+                k += 1
+        parts.append(f"{tag}:nth-of-type({k})")
+        node = parent
+    return " > ".join(reversed(parts))

@@ -15,7 +15,7 @@ import html
 import json
 import zlib
 
-__all__ = ["PAGES", "EXPECTED", "render", "make_pdf", "ARTICLES"]
+__all__ = ["PAGES", "EXPECTED", "render", "make_pdf", "assemble_pdf", "ARTICLES"]
 
 _SENTENCES = [
     "Crawlers that feed retrieval systems have to decide, page by page, whether the text they found is worth keeping.",
@@ -325,16 +325,23 @@ def make_pdf(title: str, paragraphs: list[str]) -> bytes:
     objs[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages_obj
     objs[pages_obj - 1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids))
     info = add(b"<< /Title (%s) /Producer (gatecrawl demo) >>" % title.encode("latin-1", "replace"))
+    return assemble_pdf(objs, root=catalog, info=info)
+
+
+def assemble_pdf(objects: list[bytes], *, root: int = 1, info: int | None = None) -> bytes:
+    """A PDF file from numbered object bodies (object i+1 is ``objects[i]``), with a correct
+    cross-reference table. Deterministic bytes."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
-    for i, body in enumerate(objs, 1):
+    for i, body in enumerate(objects, 1):
         offsets.append(len(out))
         out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
     xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for off in offsets:
         out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, catalog, info, xref)
+    info_ref = b" /Info %d 0 R" % info if info else b""
+    out += b"trailer\n<< /Size %d /Root %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, root, info_ref, xref)
     return bytes(out)
 
 
