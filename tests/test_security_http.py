@@ -27,7 +27,7 @@ def test_t09_redirects_do_not_leak_credentials(tmp_path, recipes_dir, origin, ca
     (recipes_dir / "probe.toml").write_text('start_urls = ["http://x.test/"]\nallowed_domains = ["127.0.0.2", "127.0.0.3"]\n[validation]\nmin_markdown_chars = 50\n')
     start = origin.url(f"/redirect?to={canary.url('/echo')}")
     run = probe_crawl(
-        tmp_path, recipes_dir, [start], allow=f"127.0.0.2,127.0.0.3",
+        tmp_path, recipes_dir, [start], allow="127.0.0.2,127.0.0.3",
         extra={"DEFAULT_REQUEST_HEADERS": headers},
     )
     # The origin saw the credentials; the other host (B) never did.

@@ -8,7 +8,6 @@ reason on stderr and exits with status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path

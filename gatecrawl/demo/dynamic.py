@@ -201,7 +201,7 @@ def _chatty_page() -> str:
 
 
 def _static_short() -> str:
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Office hours | Gatecrawl Demo</title></head>
+    return """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Office hours | Gatecrawl Demo</title></head>
 <body><div id="root"><main><h1>Office hours</h1>
 <p>The support desk is open from nine to five on weekdays. Questions sent outside these hours are answered on the next working day,
 in the order they arrived. Urgent incidents go to the on-call engineer through the status page.</p></main></div>
