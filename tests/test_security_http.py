@@ -38,14 +38,29 @@ def test_t09_redirects_do_not_leak_credentials(tmp_path, recipes_dir, origin, ca
     assert packets_by_url(run)[start]["outcome"] == "kept"
 
 
+def _peak_rss(run) -> int:
+    import re
+
+    m = re.search(r"'memusage/max': (\d+)", run.log)
+    assert m, "memusage stats missing from the log"
+    return int(m.group(1))
+
+
+_MEM = {"MEMUSAGE_ENABLED": True, "MEMUSAGE_CHECK_INTERVAL_SECONDS": 0.05, "DOWNLOAD_MAXSIZE": 1_000_000}
+
+
 @pytest.mark.parametrize("encoding", ["gzip", "deflate", "br", "zstd"])
 def test_t11_decompression_bombs_are_stopped(tmp_path, recipes_dir, origin, encoding):
     url = origin.url(f"/bomb/{encoding}")
-    run = probe_crawl(tmp_path, recipes_dir, [url], allow=_allow(origin), extra={"DOWNLOAD_MAXSIZE": 1_000_000})
+    baseline = probe_crawl(tmp_path, recipes_dir, [origin.url("/article/1")], allow=_allow(origin), extra=_MEM, name="baseline")
+    run = probe_crawl(tmp_path, recipes_dir, [url], allow=_allow(origin), extra=_MEM)
     p = packets_by_url(run)[url]
     assert p["outcome"] == "dropped" and p["drop_reason"] in ("decompression_bomb", "size_exceeded"), p["drop_reason"]
     assert run.summary("probe")["counts"]["kept"] == 0
     assert run.returncode == 1
+    # The bomb expands to ~12 MB; decompression stops at the cap, so the crawler's RSS peak stays
+    # within 50 MB of a crawl of one ordinary page.
+    assert _peak_rss(run) - _peak_rss(baseline) < 50 * 2**20, (_peak_rss(run), _peak_rss(baseline))
 
 
 def test_t12_oversized_and_endless_bodies(tmp_path, recipes_dir, origin):
