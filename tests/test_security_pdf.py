@@ -50,6 +50,19 @@ def many_images(n: int = 100_000) -> bytes:
     ])
 
 
+def aes256(data: bytes, user_password: str) -> bytes:
+    """Re-encrypt a PDF with AES-256 (PDF 2.0 security handler, R6) using pypdf (tests only)."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    w = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    w.encrypt(user_password=user_password, owner_password="owner-secret", algorithm="AES-256")
+    out = io.BytesIO()
+    w.write(out)
+    return out.getvalue()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name, make",
@@ -59,6 +72,8 @@ def many_images(n: int = 100_000) -> bytes:
         ("bad_xref", lambda: pdfgen.bad_xref(pdfgen.born_digital(72).data)),
         ("rc4_user_password", lambda: pdfgen.born_digital(73, user_password="pw", owner_password="o").data),
         ("owner_password_only", lambda: pdfgen.born_digital(74, owner_password="o").data),
+        ("aes256_user_password", lambda: aes256(pdfgen.born_digital(78).data, "pw")),
+        ("aes256_owner_only", lambda: aes256(pdfgen.born_digital(79).data, "")),
         ("flate_bomb", flate_bomb),
         ("100k_image_objects", many_images),
         ("10000_pages", lambda: pdfgen.many_pages(10_000)),
@@ -73,15 +88,17 @@ def test_t22_hostile_pdf_corpus(name, make):
     assert elapsed < budget + 5, (name, elapsed)
     if r.ok:
         # Only the repairable or readable files may succeed, and never with empty text.
-        assert name in ("bad_xref", "owner_password_only"), (name, r.reason)
+        assert name in ("bad_xref", "owner_password_only", "aes256_owner_only"), (name, r.reason)
         assert r.markdown.strip()
     else:
         assert r.reason in TYPED, (name, r.reason)
         assert r.markdown == ""
     if name == "10000_pages":
         assert r.reason == "pdf_limits_exceeded"
-    if name == "rc4_user_password":
+    if name in ("rc4_user_password", "aes256_user_password"):
         assert r.reason == "pdf_encrypted"
+    if name == "aes256_owner_only":
+        assert r.ok
     # The caller survived and the pool still works.
     ok = read_pdf(pdfgen.born_digital(75, sections=1).data)
     assert ok.ok
