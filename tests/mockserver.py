@@ -3,7 +3,8 @@
 ``MockServer(host="127.0.0.3")`` binds a free port on that loopback address and serves:
 
 - ``/article/<n>``: a complete article page (kept by gatecrawl);
-- ``/redirect?to=URL&status=302``; ``/meta-refresh?to=URL``;
+- ``/redirect?to=URL&status=302``; ``/cookie-redirect?to=URL`` (sets a cookie, then 302);
+  ``/meta-refresh?to=URL``;
 - ``/status/<code>``; ``/flaky/<key>?fail=N`` (503 N times, then an article);
 - ``/retry-after?seconds=S`` (429 with Retry-After);
 - ``/echo``: records request headers in ``server.seen_headers``;
@@ -94,6 +95,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, article("links", self.server.links))
         if path == "/redirect":
             return self._send(int(q.get("status", "302")), b"", headers={"Location": q["to"]})
+        if path == "/cookie-redirect":
+            return self._send(302, b"", headers={"Location": q["to"], "Set-Cookie": "jar=JARCOOKIE; Path=/"})
         if path == "/meta-refresh":
             body = f'<html><head><meta http-equiv="refresh" content="0; url={q["to"]}"><title>Moved</title></head><body>Moved</body></html>'
             return self._send(200, body.encode())

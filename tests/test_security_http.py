@@ -283,3 +283,22 @@ def test_t16_large_robots_txt_first_500_kib_parsed(tmp_path, recipes_dir, origin
     run = probe_crawl(tmp_path, recipes_dir, [deep], allow=_allow(origin), extra={"ROBOTSTXT_OBEY": True}, name="large")
     assert packets_by_url(run)[deep]["drop_reason"] == "robots_disallowed"
     assert origin.hits["/deep/1"] == 0
+
+
+def test_t09_port_change_keeps_jar_cookies_but_drops_authorization(tmp_path, recipes_dir, origin):
+    from mockserver import MockServer
+
+    other = MockServer("127.0.0.3").start()  # same host, another port
+    try:
+        (recipes_dir / "probe.toml").write_text('start_urls = ["http://x.test/"]\nallowed_domains = ["127.0.0.3"]\n[validation]\nmin_markdown_chars = 50\n')
+        start = origin.url(f"/cookie-redirect?to={other.url('/echo')}")
+        probe_crawl(
+            tmp_path, recipes_dir, [start], allow="127.0.0.3",
+            extra={"DEFAULT_REQUEST_HEADERS": json.dumps({"Authorization": "Bearer CANARYPORT"})},
+        )
+        assert other.hits["/echo"] == 1
+        seen = other.seen_headers[-1]
+        assert "CANARYPORT" not in json.dumps(seen)  # Authorization dropped on the port change
+        assert "jar=JARCOOKIE" in seen.get("cookie", "")  # the site's own cookie is kept
+    finally:
+        other.stop()
