@@ -48,6 +48,9 @@ GATECRAWL_SUMMARY_PRINT = True
 # added to this list by the operator of the machine (the test suite admits 127.0.0.1 this way).
 GATECRAWL_EGRESS_ENABLED = True
 GATECRAWL_EGRESS_ALLOW = []
+# Also admit exactly the host:port of this run's start URLs and sitemaps (recipe or -a start_url).
+# For recipes of sites on a private network, such as the demo; off by default.
+GATECRAWL_EGRESS_ADMIT_START_URLS = False
 # Name resolution used by the egress policy: "module:function" taking (host, port) and
 # returning a list of addresses; default: the system resolver (getaddrinfo, A and AAAA).
 GATECRAWL_EGRESS_RESOLVER = None

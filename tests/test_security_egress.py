@@ -225,3 +225,28 @@ def test_t08_robots_txt_goes_through_the_egress_policy(tmp_path, recipes_dir, or
     p = packets_by_url(run)[origin.url("/article/1")]
     assert p["drop_reason"] == "robots_unreachable"
     assert origin.hits["/article/1"] == 0
+
+
+def test_demo_recipe_admits_only_its_own_server(tmp_path, demo_server, canary_lo):
+    """`python -m gatecrawl.demo --port 0` + `scrapy crawl demo -a start_url=<its URL>` works with
+    no allow list at all; other ports and other loopback addresses stay refused."""
+    from urllib.parse import urlsplit
+
+    from gatecrawl.middlewares.egress import start_url_entries
+    from gatecrawl.spiderloader import RecipeSpiderLoader
+    from gatecrawl.spiders.recipe import parse_spider_args
+    from scrapy.settings import Settings
+
+    recipe = RecipeSpiderLoader(Settings({"SPIDER_MODULES": ["gatecrawl.spiders"]})).load("demo").recipe
+    assert recipe.settings["GATECRAWL_EGRESS_ADMIT_START_URLS"] is True
+    run_recipe = parse_spider_args(recipe, start_url=demo_server.base_url + "/")
+    entries = start_url_entries(run_recipe)
+    assert entries == [urlsplit(demo_server.base_url).netloc]
+    policy = EgressPolicy(entries)
+    port = urlsplit(demo_server.base_url).port
+    assert policy.check_addresses("127.0.0.1", port, ["127.0.0.1"]).allowed
+    assert not policy.check_addresses("127.0.0.1", canary_lo.port, ["127.0.0.1"]).allowed
+    assert not policy.check_addresses("127.0.0.2", port, ["127.0.0.2"]).allowed
+    run = run_crawl("demo", tmp_path / "s", "-a", f"start_url={demo_server.base_url}/", settings={"GATECRAWL_RENDER_ENABLED": False}, env={"GATECRAWL_EGRESS_ALLOW": ""})
+    assert run.summary()["counts"]["kept"] >= 15
+    assert "egress_blocked" not in run.summary()["counts"]["dropped_by_reason"]

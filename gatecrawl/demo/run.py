@@ -42,8 +42,6 @@ def main(argv: list[str] | None = None) -> int:
             "-s", f"GATECRAWL_STORE_URI=file://{out}",
             "-s", f"LOG_FILE={log}",
             "-s", "GATECRAWL_SUMMARY_PRINT=False",
-            # The egress policy refuses loopback; admit exactly the demo server.
-            "-s", f"GATECRAWL_EGRESS_ALLOW={urlsplit(server.base_url).netloc}",
         ]
         proc = subprocess.run(cmd, env={**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")})
     finally:

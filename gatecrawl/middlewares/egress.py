@@ -7,7 +7,10 @@ the request when any address is not global and not allow-listed, and pins the ve
 addresses for :class:`gatecrawl.resolver.EgressResolver`, so the connection goes to exactly
 the address that was checked.
 
-Settings: ``GATECRAWL_EGRESS_ENABLED``, ``GATECRAWL_EGRESS_ALLOW``, ``GATECRAWL_EGRESS_RESOLVER``.
+Settings: ``GATECRAWL_EGRESS_ENABLED``, ``GATECRAWL_EGRESS_ALLOW``, ``GATECRAWL_EGRESS_RESOLVER``,
+``GATECRAWL_EGRESS_ADMIT_START_URLS`` (admit exactly the ``host:port`` of the run's start URLs,
+for recipes of sites on a private network such as the demo; off by default, because start URLs
+may come from whoever can schedule a crawl).
 Stats: ``gatecrawl/egress/checked``, ``gatecrawl/egress/blocked/<address class>``,
 ``gatecrawl/egress/scheme_blocked``.
 Meta: ``gatecrawl_egress`` (the decision for the request's host).
@@ -43,15 +46,29 @@ class EgressBlocked(IgnoreRequest):
         super().__init__(f"{self.reason}: {self.detail} (hop {hop})")
 
 
+def start_url_entries(recipe: object) -> list[str]:
+    """``host:port`` of each start URL and sitemap of ``recipe`` (spider arguments applied)."""
+    out = []
+    for url in tuple(getattr(recipe, "start_urls", ())) + tuple(getattr(recipe, "sitemaps", ())):
+        parts = urlsplit(url)
+        if parts.hostname:
+            host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+            out.append(f"{host}:{parts.port or EgressPolicy.default_port(parts.scheme.lower())}")
+    return out
+
+
 class EgressMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         if not crawler.settings.getbool("GATECRAWL_EGRESS_ENABLED"):
             raise NotConfigured("GATECRAWL_EGRESS_ENABLED is off")
         self.crawler = crawler
         self.stats = crawler.stats
+        allow = list(crawler.settings.getlist("GATECRAWL_EGRESS_ALLOW"))
+        if crawler.settings.getbool("GATECRAWL_EGRESS_ADMIT_START_URLS"):
+            allow += start_url_entries(getattr(crawler.spider, "recipe", None))
         try:
             self.policy = EgressPolicy(
-                crawler.settings.getlist("GATECRAWL_EGRESS_ALLOW"),
+                allow,
                 include_env=True,
                 resolver=load_resolver(crawler.settings.get("GATECRAWL_EGRESS_RESOLVER")),
             )
