@@ -112,6 +112,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -1194,6 +1195,17 @@ REF_KEEP_MIN = 0.5
 REF_COVER_MIN = 0.55
 
 
+class _QuietReference(logging.Filter):
+    """The second opinion often finds nothing to say; its "discarding data" warnings are
+    expected, not a problem worth a log line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "discarding data" not in record.getMessage()
+
+
+_QUIET = _QuietReference()
+
+
 def _reference_text(root: lxml.etree._Element) -> str | None:
     """Text of the selection according to an independent extractor (trafilatura, fast mode,
     run on a copy of the selection), or None when it is not available."""
@@ -1201,6 +1213,9 @@ def _reference_text(root: lxml.etree._Element) -> str | None:
         import trafilatura  # runtime dependency; optional here
     except Exception:
         return None
+    tlog = logging.getLogger("trafilatura.core")
+    if _QUIET not in tlog.filters:
+        tlog.addFilter(_QUIET)
     html = lxml.html.Element("html")
     body = copy.deepcopy(root)
     body.tag = "body"
