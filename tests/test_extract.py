@@ -276,3 +276,20 @@ def test_screen_reader_labels_labelled_teasers_and_video_teasers_removed():
     assert "DON'T MISS" not in t and "Some other headline" not in t
     assert "Video teaser" not in t and "Paragraph 1" in t
     assert "exclude_video_teaser" in sel.removal_rules
+
+
+def test_ad_slot_labels_are_removed_and_named():
+    html = (
+        "<html><head><title>T</title></head><body><article><h1>Ads between paragraphs</h1>"
+        "<p>First paragraph of the story, long enough to be the story and nothing else at all.</p>"
+        "<div class='slot'><p>Advertisement</p></div>"
+        "<p>Second paragraph of the story; an advertisement is mentioned here but this is text.</p>"
+        "<p><small>Story continues below advertisement</small></p>"
+        "<p>Third paragraph closes the story with a few more words of real content in it.</p>"
+        "</article></body></html>"
+    )
+    sel = select_main(parse_html(html.encode()))
+    md = to_markdown(sel.root, base_url="https://x.example/").text
+    assert "exclude_ad_label" in sel.removal_rules
+    assert "Advertisement\n" not in md and "continues below" not in md
+    assert "an advertisement is mentioned here" in md

@@ -71,6 +71,8 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   ``author-box``, ``bio``, ...; 20-1,500 characters, no ``h1``/``time``) whose text has a
   verb ("X joined ... in 2017", "X is a reporter ..."), even when byline classes inside it
   would protect it; name/date-only bylines stay;
+* ``exclude_ad_label``: a block whose whole text labels an ad slot ("Advertisement",
+  "Story continues below advertisement", "Anzeige", "Publicidade", ...) and holds nothing else.
 * ``exclude_call_to_action``: paragraphs/leaf blocks/headings under 400 characters, not in
   a quote or list, not protected, whose text is a call to action: newsletter sign-up,
   "subscribe to ...", "follow X on Twitter", "email/reach/write to X at", "have a tip?",
@@ -124,7 +126,7 @@ from gatecrawl.core.page import css_path
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
-EXTRACTOR_VERSION = "extract/3"
+EXTRACTOR_VERSION = "extract/4"
 
 MIN_TEXT = 20
 _BLOCK_COST = 10
@@ -900,6 +902,38 @@ def _drop_calls_to_action(root: lxml.etree._Element, protected: set, fired: set[
         fired.add("exclude_call_to_action")
 
 
+# A block that only labels an ad slot ("Advertisement", "Story continues below advertisement").
+_AD_LABEL_RX = re.compile(
+    r"^[\W_]*(?:advertisements?|advertising|sponsored(?: content)?|ad|anzeige|publicidade|publicit[eé]|"
+    r"pubblicit[aà]|(?:the )?(?:story|article) continues below(?: (?:this )?advertisement)?|"
+    r"continue reading (?:the )?(?:main story|below)|scroll to continue(?: with content)?)[\W_]*$",
+    re.I,
+)
+_AD_UNITS = frozenset(["p", "div", "span", "aside", "section", "figure", "h2", "h3", "h4", "h5", "h6"])
+
+
+def _drop_ad_labels(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+    """``exclude_ad_label``: the largest block around a text node whose whole text is an ad-slot
+    label, as long as that block holds nothing else."""
+    for txt in _TEXT_NODES(root):
+        if len(txt) > 80 or not _AD_LABEL_RX.match(txt.strip() or "x"):
+            continue
+        el = txt.getparent()
+        unit = None
+        while el is not None and el is not root and el.tag in _AD_UNITS | {"strong", "b", "em", "i", "small"}:
+            if _AD_LABEL_RX.match(_WS.sub(" ", el.text_content()).strip() or "x"):
+                unit = el
+                el = el.getparent()
+            else:
+                break
+        if unit is None or unit in protected or unit.getparent() is None:
+            continue
+        if not any(True for a in unit.iterancestors() if a is root):
+            continue
+        _drop(unit)
+        fired.add("exclude_ad_label")
+
+
 _ABOUT_HEADING_RX = re.compile(r"^about (?:the )?[A-Z0-9][\w&.,'’ -]{1,60}[:.]?$", re.I)
 _COMPANY_PARA_RX = re.compile(
     r"^(?:about [^.]{1,60}?[:\s]\s*)?(?:founded in \d{4},? )?[A-Z][\w&.'’-]*(?: [A-Z&][\w&.'’-]*){0,5}"
@@ -1164,6 +1198,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
     _drop_author_bios(root, protected, fired)
     _drop_inline_teasers(root, protected, fired)
     _drop_calls_to_action(root, protected, fired)
+    _drop_ad_labels(root, protected, fired)
     _drop_press_boilerplate(root, protected, fired)
     _drop_media_and_policy(root, protected, fired)
     if not keep_comments:  # the reference extractor leaves comments out
