@@ -25,7 +25,7 @@ CASES = {
     "C spa": ("/dyn/spa", {"conditions": ["network_idle"], "network_idle_ms": 1000}, True, "ready:network_idle", "A story built by JavaScript", None),
     "C chatty": ("/dyn/chatty", {"conditions": ["network_idle"], "network_idle_cap_ms": 60000, "max_render_time_ms": 1500}, False, "timeout:network_idle", None, None),
     "D ticker": ("/dyn/ticker", {"conditions": ["stability"], "max_render_time_ms": 2000}, False, "timeout:stability", None, None),
-    "E lazy": ("/dyn/lazy", {"conditions": ["selector", "scroll", "stability"]}, True, None, "Part 4", None),
+    "E lazy": ("/dyn/lazy", {"conditions": ["selector", "scroll", "stability"], "scroll_step_wait_ms": 500}, True, None, "Part 4", None),
     "E too slow": ("/dyn/lazy", {"conditions": ["selector", "scroll"], "scroll_step_wait_ms": 900, "max_render_time_ms": 1500}, False, "timeout:scroll", None, None),
     "JS loop": ("/dyn/loop", {"max_render_time_ms": 1500}, False, "timeout:page_unresponsive", None, None),
 }
