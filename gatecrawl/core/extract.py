@@ -122,7 +122,7 @@ from dataclasses import dataclass
 import lxml.etree
 import lxml.html
 
-from gatecrawl.core.page import css_path
+from gatecrawl.core.page import css_path, remove_keep_tail
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
@@ -235,17 +235,7 @@ def _is_el(el) -> bool:
 
 
 def _drop(el: lxml.etree._Element) -> None:
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail
-    if tail and tail.strip():
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)
+    remove_keep_tail(el, keep_blank_tail=False)
 
 
 _STRLEN = lxml.etree.XPath("string-length(normalize-space(.))")

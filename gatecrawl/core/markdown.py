@@ -69,6 +69,7 @@ from bs4 import BeautifulSoup
 from markdownify import MarkdownConverter
 
 from gatecrawl.core.page import css_path as _css_path
+from gatecrawl.core.page import remove_keep_tail
 
 __all__ = ["CONVERTER_VERSION", "GatecrawlConverter", "MarkdownResult", "css_path", "to_markdown"]
 
@@ -146,17 +147,7 @@ def _clean_text(text: str | None) -> str | None:
 
 def _drop_keep_tail(el: lxml.etree._Element) -> None:
     """Remove ``el`` and its content, keeping the text that follows it."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail
-    if tail:
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)
+    remove_keep_tail(el)
 
 
 def _unwrap(el: lxml.etree._Element) -> None:

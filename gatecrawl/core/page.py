@@ -20,6 +20,7 @@ __all__ = [
     "canonical_url",
     "norm_space",
     "css_path",
+    "remove_keep_tail",
 ]
 
 _INVISIBLE = {"script", "style", "noscript", "template", "svg", "head", "title", "meta", "link"}
@@ -231,3 +232,19 @@ def css_path(el, root=None, *, stop_at_id: bool = False) -> str:
         parts.append(f"{tag}:nth-of-type({k})")
         node = parent
     return " > ".join(reversed(parts))
+
+
+def remove_keep_tail(el, *, keep_blank_tail: bool = True) -> None:
+    """Remove ``el`` and its content but keep the text that follows it (its tail), moved to the
+    previous sibling or the parent. ``keep_blank_tail=False`` drops a whitespace-only tail."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail and (keep_blank_tail or tail.strip()):
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
