@@ -11,6 +11,11 @@ shingle multisets (Counter intersection); a page with no prediction has recall 0
 left out of the precision mean; precision and recall are averaged over pages and F1 is the
 harmonic mean of the two means.
 
+gatecrawl runs with the default recipe options: bylines, datelines and captions that the
+second-opinion extractor leaves out go to the evidence packet, not the Markdown body. A
+second, informational pass with ``content.keep_bylines`` and ``content.keep_captions`` on
+reports ``keep_bylines_captions_f1`` (row ``gc+keep``).
+
 gatecrawl is scored on the text a reader of its Markdown sees: the Markdown is rendered
 (markdown-it-py, GFM tables) and the visible text is taken (link and image targets and the
 Markdown syntax markers are not text). Image alt text is dropped as well (a reader sees
@@ -81,17 +86,18 @@ def load_corpus(data: Path, limit: int | None = None) -> tuple[dict, dict, dict]
     return pages, gold, urls
 
 
-def core_converter():
+def core_converter(*, keep_bylines: bool = False, keep_captions: bool = False):
     """``f(body: bytes, url: str) -> markdown`` through the extraction core only:
     ``parse_html`` -> ``select_main`` -> ``to_markdown`` (what this benchmark compares
-    with trafilatura, which does no more than that either)."""
+    with trafilatura, which does no more than that either). The keep options are the
+    recipe's ``content.keep_bylines`` / ``content.keep_captions``."""
     from gatecrawl.core.extract import select_main
     from gatecrawl.core.htmlparse import parse_html
     from gatecrawl.core.markdown import to_markdown
 
     def run(body: bytes, url: str) -> str:
         doc = parse_html(body, content_type="text/html")
-        sel = select_main(doc)
+        sel = select_main(doc, keep_bylines=keep_bylines, keep_captions=keep_captions)
         return to_markdown(sel.root, base_url=url).text
 
     return run
@@ -154,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=0, help="list the N worst pages (by F1)")
     ap.add_argument("--no-trafilatura", action="store_true",
                     help="skip the trafilatura baseline (for quick iteration)")
+    ap.add_argument("--no-keep-variant", action="store_true",
+                    help="skip the informational pass with keep_bylines/keep_captions on")
     ap.add_argument("--no-convert", action="store_true",
                     help="skip the informational pass through gatecrawl.core.convert")
     args = ap.parse_args(argv)
@@ -214,6 +222,14 @@ def main(argv: list[str] | None = None) -> int:
             same += md == ours_md[pid]
         result["convert_pages_per_s"] = round(n / t_full, 2) if t_full else None
         result["convert_same_markdown"] = same
+    if not args.no_keep_variant:
+        # For information: the same core with the recipe options that keep every byline,
+        # dateline and caption in the Markdown body (content.keep_bylines/keep_captions).
+        keep_run = core_converter(keep_bylines=True, keep_captions=True)
+        keep_txt = {pid: markdown_visible_text(keep_run(pages[pid], urls[pid])) for pid in ids}
+        keep = score(keep_txt, gold)
+        rows.append(("gc+keep", keep["precision"], keep["recall"], keep["f1"], float("nan")))
+        result["keep_bylines_captions_f1"] = round(keep["f1"], 4)
     if args.worst:
         worst = []
         for pid, (pr, rc) in ours["per_page"].items():
@@ -224,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{f:.3f} p={pr if pr is None else round(pr, 3)} r={rc:.3f} {pid} {urls[pid]}")
     print(f"{'system':<12} {'precision':>9} {'recall':>7} {'f1':>7} {'pages/s':>8}")
     for name, p, r, f, s in rows:
-        print(f"{name:<12} {p:9.4f} {r:7.4f} {f:7.4f} {s:8.2f}")
+        speed = f"{s:8.2f}" if s == s else f"{'-':>8}"  # nan: not timed
+        print(f"{name:<12} {p:9.4f} {r:7.4f} {f:7.4f} {speed}")
     print(json.dumps(result, sort_keys=False))
     return 0
 

@@ -115,17 +115,53 @@ def test_comments_kept_only_when_asked():
     assert "exclude_comments" not in sel.removal_rules
 
 
-def test_captions_and_bylines_kept():
-    body = (
-        "<article><h1>Headline</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
-        "<figure><img src='/a.jpg' alt='x'><figcaption>Photo caption: the river at dawn"
-        "</figcaption></figure>"
-        f"{prose(4)}</article>"
-    )
-    sel = select_main(page(body))
+_BYLINE_CAPTION_PAGE = (
+    "<article><h1>Headline</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
+    "<figure><img src='/a.jpg' alt='x'><figcaption>Photo caption: the river at dawn"
+    "</figcaption></figure>"
+    f"{prose(4)}</article>"
+)
+
+
+def test_bylines_and_captions_set_aside_by_default():
+    # The second opinion leaves the byline and the caption out of the article body: by
+    # default they leave the Markdown body and are kept, typed, in Selection.set_aside.
+    sel = select_main(page(_BYLINE_CAPTION_PAGE))
+    t = text_of(sel)
+    assert "By Jane Doe" not in t and "river at dawn" not in t
+    assert "Headline" in t and "Paragraph 3" in t
+    assert sel.set_aside == (("byline", "By Jane Doe, 1 May 2020"),
+                             ("caption", "Photo caption: the river at dawn"))
+    assert "exclude_reference_disagree" in sel.removal_rules
+    assert "keep_byline" in sel.removal_rules and "keep_caption" in sel.removal_rules
+
+
+def test_captions_and_bylines_kept_when_asked():
+    sel = select_main(page(_BYLINE_CAPTION_PAGE), keep_bylines=True, keep_captions=True)
     t = text_of(sel)
     assert "By Jane Doe" in t and "river at dawn" in t
-    assert "keep_byline" in sel.removal_rules and "keep_caption" in sel.removal_rules
+    assert sel.set_aside == ()
+    only_bylines = select_main(page(_BYLINE_CAPTION_PAGE), keep_bylines=True)
+    t = text_of(only_bylines)
+    assert "By Jane Doe" in t and "river at dawn" not in t
+    assert only_bylines.set_aside == (("caption", "Photo caption: the river at dawn"),)
+
+
+def test_dateline_time_set_aside_unless_bylines_kept():
+    body = ("<article><h1>Headline</h1><p>Updated <time datetime='2020-05-01'>May 1, 2020"
+            f"</time></p>{prose(4)}</article>")
+    sel = select_main(page(body))
+    assert "Updated" not in text_of(sel)
+    assert sel.set_aside == (("dateline", "Updated May 1, 2020"),)
+    assert "Updated May 1, 2020" in text_of(select_main(page(body), keep_bylines=True))
+
+
+def test_protected_byline_survives_pattern_rules():
+    # A byline inside a share-classed wrapper is still shielded from the class-word rules.
+    body = (f"<article><h1>Headline</h1>{prose(4)}<div class='share-tools'>"
+            "<span class='byline'>By Jane Doe</span><a href='/s'>Share</a></div></article>")
+    sel = select_main(page(body), keep_bylines=True)
+    assert "By Jane Doe" in text_of(sel)
 
 
 def test_coverage_guard_one_page_site():
@@ -203,7 +239,7 @@ def test_inline_teaser_removed():
     assert "Headline" in t and "Paragraph 1" in t
 
 
-def test_reference_pruning_keeps_title_byline_caption():
+def test_reference_pruning_keeps_title_and_asked_byline_caption():
     body = (
         "<article><h1>Headline of the story</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
         "<figure><img src='/a.jpg' alt='x'><figcaption>Photo caption: the river at dawn"
@@ -211,10 +247,15 @@ def test_reference_pruning_keeps_title_byline_caption():
         "<div class='box'>Some unrelated promotional words without a sentence end</div>"
         "</article>"
     )
-    sel = select_main(page(body))
+    sel = select_main(page(body), keep_bylines=True, keep_captions=True)
     t = text_of(sel)
     assert "Headline of the story" in t and "By Jane Doe" in t and "river at dawn" in t
-    assert "Paragraph 5" in t
+    assert "Paragraph 5" in t and "promotional words" not in t
+    # without the keep options the title still stays; byline and caption are set aside
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "Headline of the story" in t and "Paragraph 5" in t
+    assert [k for k, _ in sel.set_aside] == ["byline", "caption"]
 
 
 def test_popover_author_bio_and_calls_to_action_removed():
@@ -231,7 +272,7 @@ def test_popover_author_bio_and_calls_to_action_removed():
         "<div class='entry-author-bio'><div class='author-text'>Jane joined the paper in 2017 "
         "and covers energy.</div></div></article>"
     )
-    sel = select_main(page(body))
+    sel = select_main(page(body), keep_bylines=True, keep_captions=True)
     t = text_of(sel)
     assert "The senator Ann Smith spoke on Monday" in t
     assert "Latest headline" not in t
@@ -248,7 +289,7 @@ def test_press_release_about_tail_removed():
         "clinics. Founded in 1901, it employs 900 people.</p>"
         "<p>Media contact: press@acme.example</p></article>"
     )
-    sel = select_main(page(body))
+    sel = select_main(page(body), keep_bylines=True, keep_captions=True)
     t = text_of(sel)
     assert "About Acme" not in t and "leading global provider" not in t and "Media contact" not in t
     assert "Paragraph 4" in t and "exclude_press_boilerplate" in sel.removal_rules
@@ -270,7 +311,7 @@ def test_screen_reader_labels_labelled_teasers_and_video_teasers_removed():
         "<div class='caption'><h2><a href='/v'>Video title</a></h2><p>Video teaser text.</p>"
         f"</div></div>{prose(2)}</article>"
     )
-    sel = select_main(page(body))
+    sel = select_main(page(body), keep_bylines=True, keep_captions=True)
     t = text_of(sel)
     assert "The river at dawn" in t and "Image caption" not in t
     assert "DON'T MISS" not in t and "Some other headline" not in t

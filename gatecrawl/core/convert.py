@@ -197,6 +197,7 @@ def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: Fetc
         "selection_rule": None,
         "main_selectors_used": [],
         "boilerplate_filter_rules_used": [],
+        "set_aside": [],
         "validation_report": None,
         "markdown_sha256": None,
         "chars_out": 0,
@@ -269,7 +270,10 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         pass
     packet["pdf_viewer_source"] = viewer_src
 
-    sel = select_main(doc, main_selectors=recipe.main_selectors, exclude_selectors=recipe.exclude_selectors, keep_comments=recipe.keep_comments)
+    sel = select_main(doc, main_selectors=recipe.main_selectors,
+                      exclude_selectors=recipe.exclude_selectors,
+                      keep_comments=recipe.keep_comments, keep_bylines=recipe.keep_bylines,
+                      keep_captions=recipe.keep_captions)
     md = to_markdown(sel.root, base_url=url)
     if not fields.get("title") and md.title:
         fields["title"] = md.title
@@ -277,6 +281,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     packet["selection_rule"] = sel.rule
     packet["main_selectors_used"] = [sel.selector] if sel.selector else []
     packet["boilerplate_filter_rules_used"] = list(sel.removal_rules)
+    packet["set_aside"] = [{"kind": k, "text": t} for k, t in sel.set_aside]
     packet["sample_provenance"] = list(md.provenance)
 
     # Extraction gate: the same four checks, on the extraction.

@@ -126,7 +126,7 @@ from gatecrawl.core.page import css_path, remove_keep_tail
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
-EXTRACTOR_VERSION = "extract/4"
+EXTRACTOR_VERSION = "extract/5"
 
 MIN_TEXT = 20
 _BLOCK_COST = 10
@@ -221,6 +221,9 @@ class Selection:
     removal_rules: tuple[str, ...]
     main_text_chars: int
     page_text_chars: int
+    #: bylines, datelines and captions taken out of the body by the second opinion, as
+    #: ``(kind, text)`` in document order (kept for the evidence packet, not the Markdown)
+    set_aside: tuple[tuple[str, str], ...] = ()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -478,11 +481,12 @@ _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "t
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
 
-def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> set:
-    """Captions and bylines (keep rules). Returns the set of protected elements."""
-    protected: set = set()  # elements (hash by identity, kept alive by the set)
+def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> dict:
+    """Captions and bylines (keep rules). Returns the protected elements, each mapped to
+    its kind (``"caption"`` or ``"byline"``), in document order."""
+    protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     for el in root.iter("figcaption", "caption"):
-        protected.add(el)
+        protected[el] = "caption"
         fired.add("keep_caption")
     for el in _ATTR_CANDIDATES(root):
         if el is root:
@@ -491,14 +495,14 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> set:
         if kind is None:
             continue
         if kind == "caption" and _text_len(el) < 600:
-            protected.add(el)
+            protected.setdefault(el, "caption")
             fired.add("keep_caption")
         elif kind == "byline" and _text_len(el) < 200:
-            protected.add(el)
+            protected.setdefault(el, "byline")
             fired.add("keep_byline")
     for el in root.iter("a"):
         if el.get("rel") == "author":
-            protected.add(el)
+            protected.setdefault(el, "byline")
             fired.add("keep_byline")
     return protected
 
@@ -748,7 +752,7 @@ def _unlinked_text(el: lxml.etree._Element) -> str:
     return "".join(out)
 
 
-def _drop_inline_teasers(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+def _drop_inline_teasers(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
     """``exclude_inline_teaser``: short paragraphs inside the article that only point to
     other pages: "READ MORE: <link>", "Also on site: <link>" (a teaser prefix followed by
     a colon or arrow, with a link), or a paragraph that is one all-capitals link
@@ -812,7 +816,7 @@ _BIO_CLASS_RX = _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bi
 _BIO_TEXT_RX = _rx(r"\b(?:is|was|has|have|joined|covers|writes|reports|am|are|lives)\b")
 
 
-def _drop_author_bios(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+def _drop_author_bios(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
     """``exclude_author_bio`` (prose form): a block with an author-bio class whose text is a
     sentence about the writer ("X joined the magazine in 2017.", "X is a reporter for ...")
     goes even when byline classes inside it would protect it; short name/date bylines (no
@@ -827,7 +831,7 @@ def _drop_author_bios(root: lxml.etree._Element, protected: set, fired: set[str]
             continue
         _drop(el)
         fired.add("exclude_author_bio")
-        protected.discard(el)
+        protected.pop(el, None)
 
 
 # Calls to action that are not part of the story: newsletter sign-ups, subscriptions,
@@ -855,7 +859,7 @@ _TEXT_NODES = lxml.etree.XPath(".//text()")
 _CTA_UNITS = frozenset(["p", "div", "h2", "h3", "h4", "h5", "h6"])
 
 
-def _drop_calls_to_action(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+def _drop_calls_to_action(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
     """``exclude_call_to_action``: short paragraphs (under 400 characters, no quote or
     embedded post) whose text is a call to action (see :data:`_CTA_RX`)."""
     # candidates: the nearest p/div/heading around each text node holding a hint word
@@ -902,7 +906,7 @@ _AD_LABEL_RX = re.compile(
 _AD_UNITS = frozenset(["p", "div", "span", "aside", "section", "figure", "h2", "h3", "h4", "h5", "h6"])
 
 
-def _drop_ad_labels(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+def _drop_ad_labels(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
     """``exclude_ad_label``: the largest block around a text node whose whole text is an ad-slot
     label, as long as that block holds nothing else."""
     for txt in _TEXT_NODES(root):
@@ -933,7 +937,7 @@ _COMPANY_PARA_RX = re.compile(
     r"corporation|institution|maker|specialist|pioneer|innovator|distributor|solutions?)s?\b")
 
 
-def _drop_press_boilerplate(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+def _drop_press_boilerplate(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
     """``exclude_press_boilerplate``: the "About <company>" tail of a press release. Trigger:
     a heading or paragraph reading "About <Name>", or a paragraph that opens by defining a
     company ("<Name> is a leading provider of ..."); it must come after at least three
@@ -992,7 +996,7 @@ _VIDEO_CANDIDATES = lxml.etree.XPath(
     "or contains(@class, 'vjs') or contains(@id, 'ideo')]")
 
 
-def _drop_media_and_policy(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+def _drop_media_and_policy(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
     """``exclude_video_teaser``: a video player block (class ``video``, ``video-player``,
     ``featured-video``, ...; under 600 characters of text, no long paragraph) with its
     title and teaser text; its caption is the video's promotion, not an image caption.
@@ -1068,11 +1072,13 @@ def _selector_of(el: lxml.etree._Element, rule: str) -> str:
 
 
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
-                exclude_selectors: Sequence[str] = (), keep_comments: bool = False) -> Selection:
+                exclude_selectors: Sequence[str] = (), keep_comments: bool = False,
+                keep_bylines: bool = False, keep_captions: bool = False) -> Selection:
     """Select the main content of ``doc`` (see the module docstring). Never raises."""
     try:
         return _select_main(doc, main_selectors=main_selectors,
-                            exclude_selectors=exclude_selectors, keep_comments=keep_comments)
+                            exclude_selectors=exclude_selectors, keep_comments=keep_comments,
+                            keep_bylines=keep_bylines, keep_captions=keep_captions)
     except Exception:
         try:
             root = lxml.html.Element("body")
@@ -1094,7 +1100,8 @@ def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (
                              page_text_chars=0)
 
 
-def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Selection:
+def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
+                 keep_bylines=False, keep_captions=False) -> Selection:
     fired: set[str] = set()
     src_body = None
     if doc is not None and _is_el(doc):
@@ -1191,8 +1198,10 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
     _drop_ad_labels(root, protected, fired)
     _drop_press_boilerplate(root, protected, fired)
     _drop_media_and_policy(root, protected, fired)
+    set_aside: list[tuple[str, str]] = []
     if not keep_comments:  # the reference extractor leaves comments out
-        _prune_by_reference(root, protected, fired)
+        _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
+                            keep_captions=keep_captions, set_aside=set_aside)
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
@@ -1202,6 +1211,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments) -> Se
         removal_rules=tuple(sorted(fired)),
         main_text_chars=_text_len(root),
         page_text_chars=page_chars,
+        set_aside=tuple(set_aside),
     )
 
 
@@ -1257,13 +1267,21 @@ def _shingle_set(tokens: list[str]) -> set:
     return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
 
 
-def _prune_by_reference(root: lxml.etree._Element, protected: set, fired: set[str]) -> None:
+#: longest text recorded for one set-aside byline/dateline/caption
+SET_ASIDE_MAX_CHARS = 300
+
+
+def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[str], *,
+                        keep_bylines: bool = False, keep_captions: bool = False,
+                        set_aside: list | None = None) -> None:
     """``exclude_reference_disagree``: when an independent extractor's text (see
     :func:`_reference_text`) is (nearly) a subset of our selection and covers most of it,
     text units (paragraphs, list items, leaf blocks) it leaves out are removed. Never
-    removed: the first heading, ``h1``, ``time``, quotes, embedded posts, captions and
-    bylines (keep rules) or units holding them; a list keeps all its items when the
-    reference keeps any of them; a heading stays when anything of its section stays."""
+    removed: the first heading, ``h1``, quotes, embedded posts, or units holding them;
+    bylines and ``time`` datelines only with ``keep_bylines``, captions only with
+    ``keep_captions``; a list keeps all its items when the reference keeps any of them; a
+    heading stays when anything of its section stays. Removed bylines, datelines and
+    captions are appended to ``set_aside`` as ``(kind, text)``."""
     ref = _reference_text(root)
     if not ref:
         return
@@ -1279,13 +1297,30 @@ def _prune_by_reference(root: lxml.etree._Element, protected: set, fired: set[st
     first_heading = next(iter(root.iter("h1")), None)
     if first_heading is None:
         first_heading = next(iter(root.iter("h2", "h3")), None)
-    # image credits alone ("credit" class, no caption) are not shielded here
-    shield = [el for el in protected if el.getparent() is not None and not (
-        el.tag not in ("figcaption", "caption") and _CREDIT_ONLY_RX.search(_attrs(el))
-        and not _CAPTION_WORD_RX.search(_attrs(el)))]
+    keep_kind = {"byline": keep_bylines, "caption": keep_captions}
+    shield = []
+    meta_kind: dict = {}  # element inside / holding an unshielded byline/caption -> kind
+    for el, kind in protected.items():
+        if el.getparent() is None:
+            continue
+        credit_only = el.tag not in ("figcaption", "caption") and _CREDIT_ONLY_RX.search(
+            _attrs(el)) and not _CAPTION_WORD_RX.search(_attrs(el))
+        if keep_kind[kind] and not credit_only:  # image credits alone are never shielded
+            shield.append(el)
+        else:
+            for x in el.iter():
+                meta_kind.setdefault(x, kind)
+            for x in el.iterancestors():
+                meta_kind.setdefault(x, kind)
+    for el in root.iter("time"):
+        if keep_bylines:
+            shield.append(el)
+        else:
+            for x in (el, *el.iterancestors()):
+                meta_kind.setdefault(x, "dateline")
     if first_heading is not None:
         shield.append(first_heading)
-    shield.extend(root.iter("h1", "time", "blockquote"))
+    shield.extend(root.iter("h1", "blockquote"))
     shield.extend(el for el in _ATTR_CANDIDATES(root) if _attr_match(_EMBED_RX, _attrs(el)))
     covered: set = set()  # inside a shielded element
     holds: set = set()  # holds a shielded element
@@ -1335,5 +1370,10 @@ def _prune_by_reference(root: lxml.etree._Element, protected: set, fired: set[st
                     break
     for u, k in zip(units, keep):
         if not k and u.getparent() is not None:
+            kind = meta_kind.get(u)
+            if kind is not None and set_aside is not None:
+                text = _WS.sub(" ", u.text_content()).strip()
+                if text:
+                    set_aside.append((kind, text[:SET_ASIDE_MAX_CHARS]))
             _drop(u)
             fired.add("exclude_reference_disagree")
