@@ -85,3 +85,37 @@ def test_scrapy_convert_url(demo_server):
     assert proc.stdout.startswith("# Quality gates that catch junk early\n")
     bad = _cli(f"{demo_server.base_url}/old/page-that-moved")
     assert bad.returncode == 2 and "soft_404" in bad.stderr
+
+
+BYLINE_ARTICLE = (
+    "<html><head><title>Rivers at dawn</title></head><body><article><h1>Rivers at dawn</h1>"
+    "<div class='byline'>By Jane Doe</div><p>Updated <time>May 1, 2020</time></p>"
+    "<figure><img src='/a.jpg' alt=''><figcaption>The river at dawn, seen from the bridge"
+    "</figcaption></figure>"
+    + "".join(f"<p>Paragraph {i}: the water rises slowly in the cold morning and the town "
+              "wakes to the sound of it moving under the old stone bridge.</p>" for i in range(6))
+    + "</article></body></html>"
+)
+
+
+def test_set_aside_bylines_and_captions_in_the_packet(packet_validator):
+    from gatecrawl.core.recipes import load_recipe_text
+
+    r = convert(BYLINE_ARTICLE.encode(), URL, content_type="text/html")
+    assert r.ok
+    assert "Jane Doe" not in r.markdown and "river at dawn, seen" not in r.markdown
+    assert "Paragraph 5" in r.markdown and r.markdown.startswith("# Rivers at dawn\n")
+    assert r.evidence["set_aside"] == [
+        {"kind": "byline", "text": "By Jane Doe"},
+        {"kind": "dateline", "text": "Updated May 1, 2020"},
+        {"kind": "caption", "text": "The river at dawn, seen from the bridge"},
+    ]
+    assert not list(packet_validator.iter_errors(json.loads(dumps(r.evidence))))
+    # the recipe keeps them in the body when asked to
+    recipe = load_recipe_text(
+        "start_urls = ['https://example.org/']\n[content]\nkeep_bylines = true\n"
+        "keep_captions = true\n", source="keep.toml", default_name="keep")
+    k = convert(BYLINE_ARTICLE.encode(), URL, content_type="text/html", recipe=recipe)
+    assert "By Jane Doe" in k.markdown and "Updated May 1, 2020" in k.markdown
+    assert "The river at dawn, seen from the bridge" in k.markdown
+    assert k.evidence["set_aside"] == []
