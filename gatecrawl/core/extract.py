@@ -291,11 +291,9 @@ _HIDDEN_CANDIDATES = lxml.etree.XPath(
 
 def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
     """Remove non-content and hidden elements from the working copy."""
-    for el in list(body.iter(*_NON_CONTENT)):
-        if el is not body:
-            _drop(el)
-    for el in list(body.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
-        _drop(el)
+    # C-level removal; the text after a removed element (its tail) is kept
+    lxml.etree.strip_elements(body, *_NON_CONTENT, lxml.etree.Comment,
+                              lxml.etree.ProcessingInstruction, with_tail=False)
     for el in _HIDDEN_CANDIDATES(body):
         if el is body or not _is_el(el) or el.getparent() is None:
             continue
@@ -523,6 +521,9 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         if n >= 100:
             prose[p] = n
     prose_total = sum(prose.values())
+    holds_protected: set = set()  # ancestors of protected elements
+    for el in protected:
+        holds_protected.update(el.iterancestors())
 
     def removable(el, rule) -> bool:
         if rule == "exclude_comments" and keep_comments:
@@ -534,8 +535,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             mass = sum(prose.get(p, 0) for p in el.iter("p"))
             if mass >= 0.25 * prose_total and mass >= 300:
                 return False  # holds a large share of the page's prose: not boilerplate
-        if rule not in ("exclude_cookie_banner", "exclude_comments") and any(
-                d in protected for d in el.iterdescendants()):
+        if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
             return False
         return True
 

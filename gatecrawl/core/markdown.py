@@ -65,7 +65,7 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.etree
 import lxml.html
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 from markdownify import MarkdownConverter
 
 from gatecrawl.core.page import css_path as _css_path
@@ -803,6 +803,22 @@ def _title(root: lxml.etree._Element) -> str | None:
     return None
 
 
+class _Tag(Tag):
+    """bs4 ``Tag`` with a fast path for ``find_parent(name)``: markdownify asks every tag
+    whether it sits inside a ``<pre>``, and bs4's generic matcher is slow for that.
+    Same answer: the nearest ancestor with that tag name, else None."""
+
+    def find_parent(self, name=None, attrs=None, **kwargs):
+        if isinstance(name, str) and not attrs and not kwargs:
+            node = self.parent
+            while node is not None:
+                if node.name == name:
+                    return node
+                node = node.parent
+            return None
+        return super().find_parent(name, attrs, **kwargs)
+
+
 def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
     """Convert the subtree ``root`` to Markdown (rules in the module docstring). Never raises."""
     try:
@@ -823,7 +839,7 @@ def _to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResul
     base = _find_base(root, base_url or "")
     work, info = _prepare(root, base)
     html = lxml.html.tostring(work, encoding="unicode", method="html")
-    soup = BeautifulSoup(html, "lxml")
+    soup = BeautifulSoup(html, "lxml", element_classes={Tag: _Tag})
     conv = GatecrawlConverter(info.codes)
     raw = conv.convert_soup(soup)
     text = _normalise(raw, info.codes)
