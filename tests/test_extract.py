@@ -334,3 +334,14 @@ def test_ad_slot_labels_are_removed_and_named():
     assert "exclude_ad_label" in sel.removal_rules
     assert "Advertisement\n" not in md and "continues below" not in md
     assert "an advertisement is mentioned here" in md
+
+
+def test_standfirst_set_aside_but_section_headings_stay():
+    body = ("<article><h1>Headline</h1><h2>A sentence-long summary line that sits under the "
+            f"headline of the story</h2>{prose(3)}<h2>Second part</h2>{prose(3)}</article>")
+    sel = select_main(page(body))
+    t = text_of(sel)
+    assert "summary line" not in t and "Second part" in t and "Headline" in t
+    assert ("standfirst", "A sentence-long summary line that sits under the headline of the "
+            "story") in sel.set_aside
+    assert "summary line" in text_of(select_main(page(body), keep_bylines=True))

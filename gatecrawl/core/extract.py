@@ -93,17 +93,23 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   every leaf unit (paragraph, list item, heading, leaf block) with fewer than
   :data:`REF_KEEP_MIN` of its shingles in the reference (units under 4 tokens: whose token
   run does not occur in it) is removed. Never removed: the first heading, ``h1``,
-  ``time``, ``blockquote``, embedded posts, keep-rule blocks (image credits alone excepted)
-  and units holding any of
-  them; list items stay when the reference keeps another item of the same list; a
-  ``h2``-``h6`` heading stays when any unit of its section stays.
+  ``blockquote``, embedded posts and units holding any of them; with the recipe's
+  ``keep_bylines`` also bylines and ``time`` datelines, with ``keep_captions`` also captions
+  (image credits alone are never shielded); list items stay when the reference keeps another
+  item of the same list; a ``h2``-``h6`` heading stays when any unit of its section stays,
+  except a *standfirst* (a heading of :data:`STANDFIRST_MIN_TOKENS`+ tokens straight after
+  the title, nothing kept in between; shielded by ``keep_bylines``). Bylines, datelines,
+  standfirsts and captions removed this way are listed in ``Selection.set_aside``
+  (``(kind, text)``) for the evidence packet: the Markdown is the body, they are metadata.
 
 Guards: a block holding more than half of the page's text, or at least a quarter of its
 prose (paragraphs with 100+ plain characters), is never removed by a pattern rule.
 
 Keep rules: ``keep_caption`` (``figcaption``, ``caption``, caption/credit classes) and
 ``keep_byline`` (byline/author/date classes, ``rel=author``) protect a block from pattern
-removal; they are recorded whenever such blocks are present in the selection.
+removal (the class-word rules); they are recorded whenever such blocks are present in the
+selection. Against the second opinion they hold only when the recipe asks
+(``content.keep_bylines`` / ``content.keep_captions``).
 
 ``main_text_chars`` / ``page_text_chars`` count visible characters with XPath
 ``normalize-space`` (runs of ASCII whitespace count as one space; ends trimmed) in the
@@ -221,7 +227,7 @@ class Selection:
     removal_rules: tuple[str, ...]
     main_text_chars: int
     page_text_chars: int
-    #: bylines, datelines and captions taken out of the body by the second opinion, as
+    #: bylines, datelines, standfirsts and captions taken out of the body by the second opinion, as
     #: ``(kind, text)`` in document order (kept for the evidence packet, not the Markdown)
     set_aside: tuple[tuple[str, str], ...] = ()
 
@@ -1267,6 +1273,8 @@ def _shingle_set(tokens: list[str]) -> set:
     return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
 
 
+#: a heading right after the title with at least this many tokens can be a standfirst
+STANDFIRST_MIN_TOKENS = 8
 #: longest text recorded for one set-aside byline/dateline/caption
 SET_ASIDE_MAX_CHARS = 300
 
@@ -1359,9 +1367,29 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     for i, u in enumerate(units):
         if not keep[i] and u.tag == "li" and u.getparent() in kept_lists:
             keep[i] = True
+    # A standfirst: a sentence-long h2-h6 straight after the title (nothing kept between
+    # them) that the reference leaves out is a summary line of the header, not a section
+    # heading; it is set aside like a byline (with keep_bylines it stays).
+    standfirst = set()
+    if first_heading is not None and not keep_bylines:
+        seen_title = False
+        title_units = {first_heading, *first_heading.iterancestors()}
+        for i, u in enumerate(units):
+            if u in title_units:
+                seen_title = True
+                continue
+            if not seen_title:
+                continue
+            if u.tag in ("h2", "h3", "h4", "h5", "h6") and not keep[i] and \
+                    len(_TOKEN_RX.findall(u.text_content())) >= STANDFIRST_MIN_TOKENS:
+                standfirst.add(u)
+                meta_kind.setdefault(u, "standfirst")
+                continue
+            if keep[i] and _TOKEN_RX.search(u.text_content() or ""):
+                break
     # headings: stay when anything up to the next heading stays
     for i, u in enumerate(units):
-        if not keep[i] and u.tag in ("h2", "h3", "h4", "h5", "h6"):
+        if not keep[i] and u.tag in ("h2", "h3", "h4", "h5", "h6") and u not in standfirst:
             for j in range(i + 1, len(units)):
                 if units[j].tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
                     break

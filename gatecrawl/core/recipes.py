@@ -332,7 +332,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "content.main_selectors": (_list(_css), "main_selectors", "CSS selectors for the main content, in priority order."),
     "content.exclude_selectors": (_list(_css), "exclude_selectors", "CSS selectors removed from the main content."),
     "content.keep_comments": (_bool, "keep_comments", "Keep comment sections in the main content."),
-    "content.keep_bylines": (_bool, "keep_bylines", "Keep byline and dateline blocks in the Markdown even where the second-opinion extractor leaves them out (default: such blocks go to the packet's set_aside)."),
+    "content.keep_bylines": (_bool, "keep_bylines", "Keep byline, dateline and standfirst blocks in the Markdown even where the second-opinion extractor leaves them out (default: such blocks go to the packet's set_aside)."),
     "content.keep_captions": (_bool, "keep_captions", "Keep image captions in the Markdown even where the second-opinion extractor leaves them out (default: such captions go to the packet's set_aside)."),
     "render.policy": (_choice(*RENDER_POLICIES), "render_policy", "auto: render shells only; force: always render; skip: never render."),
     "render.rules": (_render_rules, "render_rules", "Per-URL overrides: [[render.rules]] pattern = regex, policy = auto|force|skip."),
