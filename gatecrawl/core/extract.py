@@ -699,14 +699,16 @@ def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
         if el is root or el.getparent() is None:
             continue
         n = _text_len(el)
-        if 0 < n < 500 and _COOKIE_TEXT_RX.search(el.text_content()):
+        if not 0 < n < 700:
+            continue
+        txt = el.text_content()
+        if n < 500 and _COOKIE_TEXT_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
                 continue
             _drop(el)
             fired.add("exclude_cookie_banner")
             continue
-        if 0 < n < 200 and _LEGAL_RX.search(el.text_content()) or (
-                0 < n < 700 and _STRONG_LEGAL_RX.search(el.text_content())):
+        if n < 200 and _LEGAL_RX.search(txt) or _STRONG_LEGAL_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
                 continue
             _drop(el)
