@@ -1,9 +1,13 @@
 """A programmable HTTP server for robustness and security tests (loopback only).
 
-``MockServer(host="127.0.0.3")`` binds a free port on that loopback address and serves:
+``MockServer(host="127.0.0.3")`` binds a free port on that loopback address and serves plain
+HTTP; ``MockServer(host, tls=True)`` serves the same routes over HTTPS with a self-signed
+certificate generated at runtime (``tests/tlscert.py``), and its ``url()`` starts with ``https://``:
 
 - ``/article/<n>``: a complete article page (kept by gatecrawl);
 - ``/redirect?to=URL&status=302``; ``/cookie-redirect?to=URL`` (sets a cookie, then 302);
+  ``/secure-cookie-redirect?to=URL`` (sets ``sec=SECURECOOKIE`` with ``Secure`` and a plain
+  ``jar=JARCOOKIE``, then 302);
   ``/meta-refresh?to=URL``;
 - ``/status/<code>``; ``/flaky/<key>?fail=N`` (503 N times, then an article);
 - ``/retry-after?seconds=S`` (429 with Retry-After);
@@ -21,6 +25,7 @@ Every accepted connection is counted in ``server.connections``; every request pa
 from __future__ import annotations
 
 import gzip
+import ssl
 import threading
 import time
 import zlib
@@ -97,6 +102,14 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(int(q.get("status", "302")), b"", headers={"Location": q["to"]})
         if path == "/cookie-redirect":
             return self._send(302, b"", headers={"Location": q["to"], "Set-Cookie": "jar=JARCOOKIE; Path=/"})
+        if path == "/secure-cookie-redirect":
+            self.send_response(302)
+            self.send_header("Location", q["to"])
+            self.send_header("Set-Cookie", "sec=SECURECOOKIE; Path=/; Secure")
+            self.send_header("Set-Cookie", "jar=JARCOOKIE; Path=/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
         if path == "/meta-refresh":
             body = f'<html><head><meta http-equiv="refresh" content="0; url={q["to"]}"><title>Moved</title></head><body>Moved</body></html>'
             return self._send(200, body.encode())
@@ -179,8 +192,14 @@ class MockServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, tls: bool = False) -> None:
         super().__init__((host, port), _Handler)
+        self.tls = tls
+        self.ssl_context: ssl.SSLContext | None = None
+        if tls:
+            from tlscert import server_context
+
+            self.ssl_context = server_context()
         self.lock = threading.Lock()
         self.hits: Counter[str] = Counter()
         self.connections = 0
@@ -192,7 +211,7 @@ class MockServer(ThreadingHTTPServer):
         self.stopping = False
         self.host = host
         self.port = self.server_address[1]
-        self.base_url = f"http://{host}:{self.port}"
+        self.base_url = f"{'https' if tls else 'http'}://{host}:{self.port}"
         self._thread: threading.Thread | None = None
 
     def get_request(self):  # count every accepted connection
@@ -200,6 +219,17 @@ class MockServer(ThreadingHTTPServer):
         with self.lock:
             self.connections += 1
         return conn
+
+    def process_request_thread(self, request, client_address):  # TLS handshake in the worker thread, not in accept()
+        if self.ssl_context is not None:
+            try:
+                request.settimeout(30)
+                request = self.ssl_context.wrap_socket(request, server_side=True)
+                request.settimeout(None)
+            except (ssl.SSLError, OSError):
+                self.shutdown_request(request)
+                return
+        super().process_request_thread(request, client_address)
 
     def start(self) -> "MockServer":
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)

@@ -28,10 +28,13 @@ def test_t09_redirects_do_not_leak_credentials(tmp_path, recipes_dir, origin, ca
     start = origin.url(f"/redirect?to={canary.url('/echo')}")
     run = probe_crawl(
         tmp_path, recipes_dir, [start], allow="127.0.0.2,127.0.0.3",
-        extra={"DEFAULT_REQUEST_HEADERS": headers},
+        # without the cookie middleware the configured Cookie header is sent as is (with it,
+        # the jar replaces the header and CANARY2 would never leave: a check that cannot fail)
+        extra={"DEFAULT_REQUEST_HEADERS": headers, "COOKIES_ENABLED": False},
     )
     # The origin saw the credentials; the other host (B) never did.
     assert any("CANARY1" in h.get("authorization", "") for h in origin.seen_headers)
+    assert any("s=CANARY2" in h.get("cookie", "") for h in origin.seen_headers)
     assert canary.hits["/echo"] == 1
     for h in canary.seen_headers:
         assert "CANARY1" not in json.dumps(h) and "CANARY2" not in json.dumps(h)
@@ -302,3 +305,53 @@ def test_t09_port_change_keeps_jar_cookies_but_drops_authorization(tmp_path, rec
         assert "jar=JARCOOKIE" in seen.get("cookie", "")  # the site's own cookie is kept
     finally:
         other.stop()
+
+
+@pytest.mark.parametrize("cookies", ["jar", "header"])
+def test_t09_https_to_http_downgrade_drops_credentials(tmp_path, recipes_dir, cookies):
+    """https://A redirects to http://A (another port), which redirects back to https://A.
+
+    ``jar``: Scrapy's cookie middleware is on (the default). It replaces any ``Cookie`` header with
+    the jar's cookies, so the configured ``s=CANARY2`` never leaves; the https origin sets a
+    ``Secure`` cookie and a plain one, and only the plain one may travel over http.
+    ``header``: ``COOKIES_ENABLED=False``, so the configured ``Cookie`` header is sent as is and
+    must be dropped on the downgrade like ``Authorization``.
+    """
+    from urllib.parse import quote
+
+    from mockserver import MockServer
+
+    secure = MockServer("127.0.0.3", tls=True).start()  # origin A over https
+    plain = MockServer("127.0.0.3").start()  # http://A: same host, another port, no TLS
+    try:
+        (recipes_dir / "probe.toml").write_text('start_urls = ["http://x.test/"]\nallowed_domains = ["127.0.0.3"]\n[validation]\nmin_markdown_chars = 50\n')
+        back = plain.url(f"/redirect?to={quote(secure.url('/echo'), safe='')}")
+        start = secure.url(f"/secure-cookie-redirect?to={quote(back, safe='')}")
+        assert start.startswith("https://") and back.startswith("http://")
+        extra = {"DEFAULT_REQUEST_HEADERS": json.dumps({"Authorization": "Bearer CANARY1", "Cookie": "s=CANARY2"})}
+        if cookies == "header":
+            extra["COOKIES_ENABLED"] = False
+        run = probe_crawl(tmp_path, recipes_dir, [start], allow="127.0.0.3", extra=extra)
+
+        # The https origin really received the credentials (so their absence below means something).
+        first = secure.seen_headers[0]
+        assert first[":path"].startswith("/secure-cookie-redirect") and "CANARY1" in first.get("authorization", "")
+        if cookies == "header":
+            assert "s=CANARY2" in first.get("cookie", "")
+        # The http listener got the downgraded hop and saw neither canary nor the Secure cookie.
+        assert plain.hits["/redirect"] == 1
+        assert len(plain.seen_headers) == 1
+        seen = json.dumps(plain.seen_headers[0])
+        for value in ("CANARY1", "CANARY2", "SECURECOOKIE"):
+            assert value not in seen, (value, seen)
+        # Back on https://A, the Secure cookie is sent again (it was stored, only withheld over http).
+        assert secure.hits["/echo"] == 1
+        back_on_a = secure.seen_headers[-1]
+        if cookies == "jar":
+            assert "jar=JARCOOKIE" in plain.seen_headers[0].get("cookie", "")  # the jar is active over http
+            assert "sec=SECURECOOKIE" in back_on_a.get("cookie", "")  # the Secure cookie was stored
+        assert packets_by_url(run)[start]["outcome"] == "kept"
+        assert run.returncode == 0
+    finally:
+        secure.stop()
+        plain.stop()
