@@ -14,6 +14,12 @@ certificate generated at runtime (``tests/tlscert.py``), and its ``url()`` start
 - ``/echo``: records request headers in ``server.seen_headers``;
 - ``/bomb/<gzip|deflate|br|zstd>``: a small body that expands to ~12 MB;
 - ``/big?bytes=N``: a body of N bytes with Content-Length; ``/endless``: chunked, never ends;
+- ``/download/<name>[?length=N]``: an ``application/octet-stream`` attachment
+  (``Content-Disposition: attachment``) streamed in 64 KiB chunks, chunked and endless, or
+  announcing ``Content-Length: N`` and sending up to N bytes (60 s at most). Body bytes written
+  so far, summed over every request of the path, are in ``server.bytes_sent[path]``; each
+  finished stream appends ``{"path", "sent", "end", "seconds"}`` to ``server.streams``, where
+  ``end`` is ``client_gone``, ``complete``, ``deadline`` or ``stopping``;
 - ``/truncated``: announces 20 bytes, sends 7, closes; ``/hang``: headers, then nothing; ``/wait``: nothing;
 - ``/robots.txt``: per ``server.robots`` (``("status", body)``, ``("redirect", url)``, ``("close", None)``, ``("slow", seconds)``);
 - ``/links``: an article whose links come from ``server.links``;
@@ -146,6 +152,8 @@ class _Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             return None
+        if path.startswith("/download/"):
+            return self._download(path, int(q["length"]) if "length" in q else None)
         if path == "/truncated":
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -182,6 +190,38 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._send(200, b"User-agent: *\nAllow: /\n", ctype="text/plain")
         return self._send(404, b"<html><head><title>Not found</title></head><body><h1>Not found</h1></body></html>")
 
+    def _download(self, path: str, length: int | None) -> None:
+        """Stream an attachment until the client goes away (or ``length`` bytes, or 60 s)."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Disposition", 'attachment; filename="huge.bin"')
+        if length is None:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(length))
+        self.end_headers()
+        chunk = b"\0" * 65536
+        sent, end = 0, "deadline"
+        t0 = time.monotonic()
+        try:
+            while time.monotonic() - t0 < 60:
+                if self.server.stopping:
+                    end = "stopping"
+                    break
+                if length is not None and sent >= length:
+                    end = "complete"
+                    break
+                data = chunk if length is None else chunk[: length - sent]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data) if length is None else data)
+                sent += len(data)
+                with self.server.lock:
+                    self.server.bytes_sent[path] += len(data)
+        except OSError:
+            end = "client_gone"
+        with self.server.lock:
+            self.server.streams.append({"path": path, "sent": sent, "end": end, "seconds": round(time.monotonic() - t0, 2)})
+        self.close_connection = True
+
     def _sleep(self, seconds: float) -> None:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and not self.server.stopping:
@@ -204,6 +244,8 @@ class MockServer(ThreadingHTTPServer):
         self.hits: Counter[str] = Counter()
         self.connections = 0
         self.seen_headers: list[dict] = []
+        self.bytes_sent: Counter[str] = Counter()  # /download/<name>: body bytes written, all requests
+        self.streams: list[dict] = []  # /download/<name>: one entry per finished stream
         self.links: list[str] = []
         self.pages: dict[str, tuple[int, str, bytes]] = {}  # path -> (status, content type, body)
         self.redirects: dict[str, str] = {}  # path -> Location of a 302

@@ -4,7 +4,8 @@
   them, shells are rendered only by the render worker, and the union of their outputs equals a
   single-process crawl's;
 - a worker killed with SIGKILL mid-crawl loses no URL;
-- a pickle pushed into the queue is rejected, never unpickled.
+- a pickle pushed into the queue is rejected, never unpickled;
+- the last worker to finish leaves the crawl's merged manifest ``<site>/crawls/<crawl id>.json``.
 """
 
 from __future__ import annotations
@@ -97,6 +98,10 @@ def summary(store: Path, run_id: str) -> dict:
     return json.loads((store / "demo" / "runs" / f"{run_id}.json").read_text("utf-8"))
 
 
+def crawl_manifest(store: Path, crawl_id: str) -> dict:
+    return json.loads((store / "demo" / "crawls" / f"{crawl_id}.json").read_text("utf-8"))
+
+
 def _objects(folder: Path, pattern: str) -> list[Path]:
     """Stored objects; a worker killed mid-write leaves a ``.tmp-*`` file, never a partial object."""
     return sorted(p for p in folder.glob(pattern) if not p.name.startswith("."))
@@ -174,6 +179,19 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
     assert sum(runs[w]["stats"].get("gatecrawl/distributed/enqueued/render", 0) for w in ("fetch1", "fetch2")) == len(shells)
     assert redis_leftovers(redis_server.client(), crawl_id) == {"fetch": 0, "render": 0, "processing": 0, "tasks": 0}
 
+    # One merged manifest for the crawl, left by the last worker to finish: every worker's run,
+    # one entry per stored key (kept count = distinct kept packets in the store).
+    assert {s["crawl_id"] for s in runs.values()} == {crawl_id}
+    crawl = crawl_manifest(store, crawl_id)
+    assert sorted(r["run_id"] for r in crawl["runs"]) == sorted(f"{crawl_id}-{w.name}" for w in workers)
+    assert crawl["runs_without_manifest"] == []
+    kept_keys = {p.stem for p in _objects(store / "demo" / "pages", "*.json")}
+    assert crawl["counts"]["kept"] == len(kept_keys) == len({e["url_key"] for e in crawl["pages"] if e["outcome"] == "kept"})
+    stored_packets = _objects(store / "demo" / "pages", "*.json") + _objects(store / "demo" / "quarantine", "*.json")
+    assert crawl["counts"]["seen"] == len(stored_packets) > 0
+    assert crawl["counts"]["duplicate_deliveries"] == 0
+    assert crawl["stats"]["gatecrawl/distributed/dequeued/render"] == len(shells)
+
     # The union of the workers' outputs equals a single-process crawl's of the same site.
     ref_store = tmp_path / "single"
     proc = subprocess.run(
@@ -182,6 +200,9 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
         cwd=ROOT, capture_output=True, text=True, timeout=180,
     )
     assert proc.returncode == 0, (tmp_path / "single.log").read_text()[-4000:]
+    ref_runs = _objects(ref_store / "demo" / "runs", "*.json")
+    assert len(ref_runs) == 1 and json.loads(ref_runs[0].read_text("utf-8"))["crawl_id"] is None
+    assert not (ref_store / "demo" / "crawls").exists()
     ref, got = stored(ref_store), stored(store)
     assert set(ref) == set(got) and len(ref) > 0
     md_diff = [k for k in ref if k.endswith(".md") and ref[k] != got[k]]
@@ -237,6 +258,11 @@ def test_sigkill_mid_crawl_loses_no_url(redis_server, tmp_path):
                    if json.loads(p.read_text())["run_id"] == f"{crawl_id}-victim"}
     assert victim_done and victim_done | set(surv_paths) == set(PATHS)
     assert not (store / "demo" / "runs" / f"{crawl_id}-victim.json").exists()
+    # The merged manifest knows the victim's run left no manifest (its exported pages are in no manifest).
+    crawl = crawl_manifest(store, crawl_id)
+    assert [r["run_id"] for r in crawl["runs"]] == [f"{crawl_id}-survivor"]
+    assert crawl["runs_without_manifest"] == [f"{crawl_id}-victim"]
+    assert crawl["counts"]["seen"] == len(set(surv_paths))
     assert redis_leftovers(redis_server.client(), crawl_id) == {"fetch": 0, "render": 0, "processing": 0, "tasks": 0}
 
 

@@ -14,6 +14,10 @@ Closing. A worker stays open while anything is pending anywhere in the crawl (fe
 render queue, or tasks being processed by any worker, whose output may add URLs), and closes
 when all three are empty. It does not block on Redis (``SCHEDULER_IDLE_BEFORE_CLOSE = 0``).
 
+Runs. At open, a worker adds its run id to ``P:runs``; at close the export pipeline (which closes
+before the scheduler) reads them (:meth:`DistributedScheduler.crawl_run_ids`) to merge the crawl's
+run manifests into ``<site>/crawls/<crawl id>.json``.
+
 Settings: ``GATECRAWL_REDIS_URL``, ``GATECRAWL_CRAWL_ID`` (or spider argument ``crawl_id``),
 ``GATECRAWL_WORKER_ROLE``, ``GATECRAWL_REDIS_PREFIX``, ``GATECRAWL_REDIS_VISIBILITY_TIMEOUT``,
 ``GATECRAWL_REDIS_HEARTBEAT``, ``GATECRAWL_REDIS_POLL_INTERVAL``, ``GATECRAWL_REDIS_MAX_DELIVERIES``.
@@ -120,6 +124,12 @@ class DistributedScheduler(Scheduler):
             "distributed crawl %s: worker %s, role %s; pending fetch %d, render %d, in processing %d",
             key, self.worker_id, self.role, fetch, render, processing, extra={"spider": spider},
         )
+
+    def crawl_run_ids(self) -> list[str]:
+        """The run ids every worker of this crawl registered (Redis set ``P:runs``), sorted. The
+        export pipeline merges their run manifests into ``<site>/crawls/<crawl id>.json``."""
+        members = self.server.smembers(self.queue.k("runs"))
+        return sorted({m.decode("utf-8", "replace") if isinstance(m, bytes) else str(m) for m in members} - {""})
 
     def close(self, reason: str) -> None:
         for call in (self._beat_call, self._poll_call):

@@ -7,7 +7,11 @@ Keys (deterministic, from the canonical final URL; an ``s3://bucket/prefix`` sto
 - dropped: ``<site>/quarantine/<sha256>.json``;
 - per run: ``<site>/runs/<run id>.json``, the run manifest: counts, drop reasons, every key of the
   run with what happened to it (``put``, ``unchanged``, ``deleted``, ``absent``, ``pending``), and
-  the per-run facts of each page (``fetched_at``, ``latency_ms``).
+  the per-run facts of each page (``fetched_at``, ``latency_ms``), and ``crawl_id`` (the shared
+  crawl in distributed mode, else null);
+- per distributed crawl: ``<site>/crawls/<crawl id>.json``, the crawl's run manifests merged
+  (:mod:`gatecrawl.report.crawl`). Every worker rewrites it after its own run manifest, so the
+  last worker to finish leaves the complete one.
 
 Idempotency: an object is rewritten only when its *identity* changed
 (:mod:`gatecrawl.store.identity`): the bytes for Markdown, the packet without its per-run fields
@@ -28,7 +32,7 @@ Stats: ``gatecrawl/export/put``, ``gatecrawl/export/unchanged``, ``gatecrawl/exp
 ``gatecrawl/export/quarantined``, ``gatecrawl/export/failed``, ``gatecrawl/export/spooled``,
 ``gatecrawl/export/recovered``, ``gatecrawl/export/upload_failed``, ``gatecrawl/export/deferred``,
 ``gatecrawl/export/breaker_opened``, ``gatecrawl/export/damaged``, ``gatecrawl/export/checksum_mismatch``,
-``gatecrawl/export/pending``; exit reasons ``gatecrawl/exit/export_pending``,
+``gatecrawl/export/pending``, ``gatecrawl/export/crawl_merge_failed``; exit reasons ``gatecrawl/exit/export_pending``,
 ``gatecrawl/exit/export_failed``, ``gatecrawl/exit/nothing_kept``.
 """
 
@@ -37,7 +41,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 import sys
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -48,6 +51,7 @@ from scrapy.utils.asyncio import run_in_thread
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.redact import redact_obj, redact_url
 from gatecrawl.items import PageCapture
+from gatecrawl.report.crawl import run_manifest_key, write_crawl_manifest
 from gatecrawl.store import StoreError, open_store, page_keys
 from gatecrawl.store.identity import identity_sha256
 
@@ -87,7 +91,11 @@ class ExportPipeline:
         self.store: Store | None = None
         self.manifest: list[dict[str, Any]] = []
         self.failed_keys: list[str] = []
-        self.started_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.started_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        # Distributed mode: the shared crawl and the run ids its workers registered, from the
+        # scheduler (gatecrawl.distributed.scheduler); None otherwise.
+        self.crawl_id: str | None = None
+        self._crawl_run_ids: Any = None
         crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
 
     @classmethod
@@ -95,6 +103,11 @@ class ExportPipeline:
         return cls(crawler)
 
     async def open_spider(self) -> None:
+        # The scheduler is open before the pipelines (its crawl id is validated there).
+        scheduler = getattr(getattr(self.crawler, "engine", None), "scheduler", None)
+        crawl_id = getattr(scheduler, "crawl_id", None)
+        self.crawl_id = str(crawl_id) if crawl_id else None
+        self._crawl_run_ids = getattr(scheduler, "crawl_run_ids", None) if self.crawl_id else None
         self.store = await run_in_thread(open_store, self.store_uri, self.options)
         recovered = await run_in_thread(self.store.resume)
         if recovered:
@@ -198,11 +211,12 @@ class ExportPipeline:
             {
                 "schema_version": RUN_SUMMARY_VERSION,
                 "run_id": spider.run_id,
+                "crawl_id": self.crawl_id,
                 "site": spider.name,
                 "recipe": {"name": spider.recipe.name, "digest": spider.recipe.digest},
                 "store_uri": redact_url(self.store_uri),
                 "started_at": self.started_at,
-                "finished_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "finished_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                 "counts": {
                     "seen": len(entries),
                     "kept": sum(1 for e in entries if e["outcome"] == "kept"),
@@ -234,8 +248,7 @@ class ExportPipeline:
             # Every page failed (or none was fetched): the crawl must not look successful. A
             # distributed worker that found the shared frontier empty did not fail.
             self.stats.set_value("gatecrawl/exit/nothing_kept", summary["counts"]["seen"] or "no pages")
-        run_id = re.sub(r"[^A-Za-z0-9._-]+", "_", str(summary["run_id"]))
-        key = f"{summary['site']}/runs/{run_id}.json"
+        key = run_manifest_key(summary["site"], str(summary["run_id"]))
         data = (json.dumps(summary, sort_keys=True, ensure_ascii=False, indent=2, default=str) + "\n").encode("utf-8")
         for k, error in await run_in_thread(self._apply, [("put", key, data, "application/json", self._metadata(key, data, {}))]):
             if error is not None:
@@ -243,6 +256,16 @@ class ExportPipeline:
                 self.failed_keys.append(k)
                 logger.error("could not write the run manifest %s: %s", k, error)
         pending = await run_in_thread(store.flush, self.flush_timeout)
+        crawl_key = None
+        if self.crawl_id:
+            crawl_key, error = await run_in_thread(self._merge_crawl, summary)
+            if error is not None:
+                crawl_key = None
+                self.stats.inc_value("gatecrawl/export/crawl_merge_failed")
+                logger.error("could not write the merged manifest of crawl %s: %s", self.crawl_id, error)
+            else:
+                logger.info("crawl %s: merged manifest %s", self.crawl_id, crawl_key)
+            pending = await run_in_thread(store.pending)
         self._publish_counters()
         if pending:
             where = getattr(store, "spool_root", None)
@@ -255,10 +278,29 @@ class ExportPipeline:
             self.stats.set_value("gatecrawl/exit/export_failed", f"{len(self.failed_keys)} objects could not be stored or spooled")
         await run_in_thread(store.close)
         if self.print_summary:
-            print(format_summary(summary, key, pending), file=sys.stderr)
+            print(format_summary(summary, key, pending, crawl_key), file=sys.stderr)
+
+    def _registered_runs(self) -> list[str] | None:
+        try:
+            return self._crawl_run_ids() if self._crawl_run_ids else None
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable: read every run manifest of the site instead
+            logger.warning("could not read the run ids of crawl %s from Redis: %s", self.crawl_id, exc)
+            return None
+
+    def _merge_crawl(self, own: dict[str, Any]) -> tuple[str | None, str | None]:
+        """Runs in a thread: merge the crawl's run manifests (this run's included) into
+        ``<site>/crawls/<crawl id>.json``. Returns (key, error or None)."""
+        assert self.store is not None and self.crawl_id
+        try:
+            key, _ = write_crawl_manifest(
+                self.store, own["site"], self.crawl_id, own=own, run_ids=self._registered_runs, flush_timeout=self.flush_timeout
+            )
+        except Exception as exc:  # noqa: BLE001 - the merge must never break closing the export
+            return None, f"{type(exc).__name__}: {exc}" if not isinstance(exc, StoreError) else str(exc)
+        return key, None
 
 
-def format_summary(summary: dict[str, Any], key: str, pending: int = 0) -> str:
+def format_summary(summary: dict[str, Any], key: str, pending: int = 0, crawl_key: str | None = None) -> str:
     c = summary["counts"]
     lines = [
         f"gatecrawl: site {summary['site']}, run {summary['run_id']}",
@@ -267,6 +309,8 @@ def format_summary(summary: dict[str, Any], key: str, pending: int = 0) -> str:
     for reason, n in c["dropped_by_reason"].items():
         lines.append(f"    dropped {reason}: {n}")
     lines.append(f"  store {summary['store_uri']}, run summary {key}")
+    if crawl_key:
+        lines.append(f"  crawl {summary.get('crawl_id')}: merged manifest {crawl_key}")
     if pending:
         lines.append(f"  NOT UPLOADED: {pending} store operations wait in the spool")
     return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 - ``record``: per-run records (``<site>/runs/reports/<run id>.record.json``), runs by finished time;
 - ``aggregate``: the numbers (counts, rates, distributions, cost, stability, drift) -> JSON summary;
-- ``svg`` and ``html``: the HTML report (inline SVG charts, no script, no network).
+- ``svg`` and ``html``: the HTML report (inline SVG charts, no script, no network);
+- ``crawl``: the merged manifest of a distributed crawl (``<site>/crawls/<crawl id>.json``).
 
 Used by the report extension at the end of every crawl and by ``scrapy report``. Pure: no
 Scrapy imports.
@@ -16,25 +17,31 @@ from typing import Any, Callable, Mapping
 from urllib.parse import quote
 
 from gatecrawl.report.aggregate import SUMMARY_VERSION, ReportError, ReportOptions, build_summary, run_stats
+from gatecrawl.report.crawl import CRAWL_MANIFEST_VERSION, crawl_key, merge_run_manifests, text_crawl_summary, write_crawl_manifest
 from gatecrawl.report.html import render_html
 from gatecrawl.report.record import RECORD_VERSION, build_record, dump_json, list_runs, page_entry, report_keys
 from gatecrawl.store.base import Store
 
 __all__ = [
+    "CRAWL_MANIFEST_VERSION",
     "SUMMARY_VERSION",
     "RECORD_VERSION",
     "ReportError",
     "ReportOptions",
     "build_summary",
     "build_record",
+    "crawl_key",
     "dump_json",
     "list_runs",
+    "merge_run_manifests",
     "page_entry",
     "packet_linker",
     "render_html",
     "report_keys",
     "run_stats",
+    "text_crawl_summary",
     "text_summary",
+    "write_crawl_manifest",
 ]
 
 

@@ -464,12 +464,16 @@ def build_summary(
     options: ReportOptions | None = None,
     current_record: Mapping[str, Any] | None = None,
     store_uri: str | None = None,
+    standalone: bool = False,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Build the summary of one run. Returns ``(summary, record)``.
 
     ``current_record``: the record of the run being reported (the crawl's own, which may not
     be readable from an asynchronous store yet); default: the stored run ``run_id`` (default:
     the latest). ``against``: the run to compare with (default: the one before it, if any).
+    ``standalone``: the current record stands apart from the stored runs (a whole distributed
+    crawl, whose workers' runs are stored): no run is compared or shown in the history unless
+    named by ``against``.
     """
     options = options or ReportOptions()
     runs = list_runs(store, site)
@@ -478,6 +482,8 @@ def build_summary(
         if not any(r["run_id"] == run_id for r in runs):
             runs.append({"run_id": run_id, "finished_at": current_record.get("finished_at") or "", "manifest_key": None, "record_key": None})
             runs.sort(key=lambda r: (time_key(r["finished_at"]), r["run_id"]))
+        if standalone:
+            runs = [r for r in runs if r["run_id"] in (run_id, against)]
     if not runs:
         raise ReportError(f"no runs of site {site!r} in {store_uri or getattr(store, 'uri', 'the store')}")
     ids = [r["run_id"] for r in runs]

@@ -216,7 +216,7 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
 
     # -- header and alerts ---------------------------------------------------------------
     against = s.get("against_run_id")
-    meta = [f"run <code>{_e(run_id)}</code>"]
+    meta = [f"crawl <code>{_e(s['crawl_id'])}</code> (all workers)" if s.get("crawl_id") else f"run <code>{_e(run_id)}</code>"]
     if s["run"].get("finished_at"):
         meta.append(f"finished {_e(s['run']['finished_at'])}")
     if against:
@@ -475,10 +475,12 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
 
     parts.append("</div>")
     keys = s.get("keys") or {}
-    parts.append(
-        f"<footer>gatecrawl {_e(s['schema_version'])} · generated {_e(s.get('generated_at'))} · store {_e(s.get('store_uri'))} · "
-        f"JSON summary <code>{_e(keys.get('summary'))}</code> · per-run record <code>{_e(keys.get('record'))}</code></footer></main>"
+    where = (
+        f"merged crawl manifest <code>{_e(keys.get('crawl'))}</code>"
+        if keys.get("crawl")
+        else f"JSON summary <code>{_e(keys.get('summary'))}</code> · per-run record <code>{_e(keys.get('record'))}</code>"
     )
+    parts.append(f"<footer>gatecrawl {_e(s['schema_version'])} · generated {_e(s.get('generated_at'))} · store {_e(s.get('store_uri'))} · {where}</footer></main>")
     csp = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'"
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

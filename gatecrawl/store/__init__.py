@@ -2,7 +2,8 @@
 ``file://`` (or a plain path) for a local folder, the embedded default; ``s3://`` for S3.
 
 Keys are relative, '/'-separated: ``<site>/pages/<sha256>.md``, ``<site>/pages/<sha256>.json``,
-``<site>/quarantine/<sha256>.json``, ``<site>/runs/<run id>.json``.
+``<site>/quarantine/<sha256>.json``, ``<site>/runs/<run id>.json``, and for a distributed crawl
+``<site>/crawls/<crawl id>.json`` (its run manifests merged, :mod:`gatecrawl.report.crawl`).
 """
 
 from __future__ import annotations
