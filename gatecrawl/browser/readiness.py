@@ -138,7 +138,8 @@ class ReadinessSession:
         self.last_net = 0.0
         self.requests = 0
         self.aborted = 0
-        self.bytes_in = 0
+        self.bytes_in = 0  # announced (Content-Length) bytes of the page's responses
+        self.bytes_received = 0  # bytes that really arrived (Chromium: CDP Network.dataReceived)
         self.too_large = False
         self.nav_status: int | None = None
         self.egress_blocked: list[dict[str, str]] = []
@@ -169,8 +170,30 @@ class ReadinessSession:
         page.on("response", self._on_response)
         if self.options.blocked_resources:
             await page.route("**/*", self._route)
+        if self.max_bytes:
+            await self._count_received(page)
         if self._on_page is not None:
             self._on_page(page)
+
+    async def _count_received(self, page: Any) -> None:
+        """Count the bytes that really arrive, not only announced lengths: a chunked body that
+        the page's own script reads (``fetch``/XHR streaming) announces nothing. Chromium only
+        (a DevTools session on the page); other engines keep the announced-length check."""
+        try:
+            cdp = await page.context.new_cdp_session(page)
+            cdp.on("Network.dataReceived", self._on_data)
+            await cdp.send("Network.enable")
+        except Exception:  # not Chromium, or the page is already gone
+            return
+
+    def _on_data(self, params: dict[str, Any]) -> None:
+        try:
+            n = max(int(params.get("encodedDataLength") or 0), int(params.get("dataLength") or 0))
+        except (TypeError, ValueError):
+            return
+        self.bytes_received += n
+        if self.max_bytes and self.bytes_received > self.max_bytes:
+            self.too_large = True
 
     async def _route(self, route: Any, request: Any) -> None:
         if request.resource_type in self.options.blocked_resources:
@@ -357,6 +380,7 @@ class ReadinessSession:
             requests=self.requests,
             aborted_requests=self.aborted,
             bytes_in=self.bytes_in,
+            bytes_received=self.bytes_received,
             context=self.context_name,
             egress_blocked=list(self.egress_blocked),
         )

@@ -85,6 +85,8 @@ def classify_failure(exc: BaseException) -> tuple[str, str]:
         "egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed", "offsite", "size_exceeded"
     ):
         return reason, text[:300]
+    if reason == "too_large":  # a render aborted over the byte cap (gatecrawl.browser.readiness)
+        return "size_exceeded", "rendered page passed the byte cap (DOWNLOAD_MAXSIZE)"
     if isinstance(exc, sx.IgnoreRequest):
         if "robots.txt" in low:
             return "robots_disallowed", "forbidden by robots.txt"
