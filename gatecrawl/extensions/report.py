@@ -1,7 +1,9 @@
 """ReportExtension: at the end of every crawl, the run's record, JSON summary and HTML report.
 
 While the crawl runs it collects one compact entry per exported page (the same items the
-ExportPipeline writes: kept items and dropped items with a packet). When the spider closes
+ExportPipeline writes: kept items and dropped items with a packet), appended as one JSON line to a
+spill file (:mod:`gatecrawl.store.spill`, under ``<GATECRAWL_SPOOL_DIR>/spill/``) rather than kept
+in memory; the file is read back, then removed, when the report is written. When the spider closes
 (after the pipelines, so the run manifest is already stored) it writes, next to the manifest::
 
     <site>/runs/reports/<run id>.record.json    per-page facts of this run (for later comparisons)
@@ -10,7 +12,7 @@ ExportPipeline writes: kept items and dropped items with a packet). When the spi
 
 compared against the previous run of the site. Drift alerts are logged as warnings.
 
-Settings: ``GATECRAWL_REPORT_ENABLED``, ``GATECRAWL_REPORT_HTML``, ``GATECRAWL_REPORT_HISTORY``,
+Settings: ``GATECRAWL_REPORT_ENABLED``, ``GATECRAWL_REPORT_HTML``, ``GATECRAWL_REPORT_HISTORY``, ``GATECRAWL_SPOOL_DIR``,
 ``GATECRAWL_REPORT_DRIFT_ESCALATION``, ``GATECRAWL_REPORT_DRIFT_DROP``, ``GATECRAWL_COST_*``.
 Stats: ``gatecrawl/report/written``, ``gatecrawl/report/failed``, ``gatecrawl/report/drift_alerts``.
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 import logging
 import sys
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
@@ -29,6 +31,7 @@ from scrapy.utils.asyncio import run_in_thread
 from gatecrawl.items import PageCapture
 from gatecrawl.report import ReportError, ReportOptions, build_record, build_summary, dump_json, packet_linker, page_entry, render_html, report_keys
 from gatecrawl.store import StoreError, open_store, page_keys
+from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -48,7 +51,9 @@ class ReportExtension:
         self.options = ReportOptions.from_settings(crawler.settings)
         self.write_html = crawler.settings.getbool("GATECRAWL_REPORT_HTML", True)
         self.print_summary = crawler.settings.getbool("GATECRAWL_SUMMARY_PRINT")
-        self.pages: list[dict[str, Any]] = []
+        # One entry per page, in the order collected, on disk until the report is written.
+        self._spill: SpillDir | None = None
+        self._pages: SpillFile | None = None
         self.started_at: str | None = None
 
     @classmethod
@@ -64,6 +69,18 @@ class ReportExtension:
 
     def spider_opened(self, **kw: Any) -> None:
         self.started_at = _now()
+        self._open_spill()
+
+    def _open_spill(self) -> SpillFile:
+        if self._pages is None:
+            self._spill = open_spill(self.settings.get("GATECRAWL_SPOOL_DIR"), "report")
+            self._pages = self._spill.file("pages")
+        return self._pages
+
+    def _close_spill(self) -> None:
+        if self._spill is not None:
+            self._spill.close()
+        self._spill = self._pages = None
 
     def _collect(self, item: PageCapture) -> None:
         packet = item.evidence or {}
@@ -74,7 +91,7 @@ class ReportExtension:
         entry = page_entry({**packet, "outcome": item.outcome, "drop_reason": item.drop_reason if item.outcome != "kept" else None}, markdown if markdown is not None else None, packet_key=key)
         if item.outcome == "kept" and markdown is None:
             entry["headings"] = []
-        self.pages.append(entry)
+        self._open_spill().append(entry)
 
     def item_scraped(self, item: Any, **kw: Any) -> None:
         if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "kept":
@@ -86,16 +103,20 @@ class ReportExtension:
 
     async def spider_closed(self, spider: Any, reason: str = "finished") -> None:
         # Store calls (local disk or S3) run in a thread, never on the reactor.
-        await run_in_thread(self._write_report, spider, reason)
+        pages = self._open_spill()
+        try:
+            await run_in_thread(self._write_report, spider, reason, pages.read(pages.mark()))
+        finally:
+            self._close_spill()
 
-    def _write_report(self, spider: Any, reason: str) -> None:
+    def _write_report(self, spider: Any, reason: str, pages: Iterable[dict[str, Any]] = ()) -> None:
         recipe = getattr(spider, "recipe", None)
         site = spider.name
         run_id = str(getattr(spider, "run_id", None) or _now())
         record = build_record(
             site=site,
             run_id=run_id,
-            pages=self.pages,
+            pages=pages,
             started_at=self.started_at,
             finished_at=_now(),
             recipe={

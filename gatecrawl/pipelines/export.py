@@ -20,6 +20,12 @@ Idempotency: an object is rewritten only when its *identity* changed
 of an unchanged site rewrites nothing, on a local folder or on S3. A page that changes outcome has
 its stale objects removed, so the store shows each URL's latest state once.
 
+Memory stays flat however long the crawl: each page's manifest entry, and every status change of
+the store's objects, is appended as one JSON line to a spill file (:mod:`gatecrawl.store.spill`,
+under ``<GATECRAWL_SPOOL_DIR>/spill/``) instead of being kept; only counters stay in memory. At
+the end the manifest is built from those files with bounded memory (external sort by URL, the
+statuses joined by key) and the files are removed.
+
 Nothing is lost: with an ``s3://`` store every object is spooled durably before upload
 (:mod:`gatecrawl.store.s3`); the pipeline never blocks the reactor on the store (all store calls
 run in threads). At the end the pipeline waits for the uploads (``GATECRAWL_EXPORT_FLUSH_TIMEOUT``);
@@ -42,8 +48,9 @@ import hashlib
 import json
 import logging
 import sys
+import uuid
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from scrapy import signals
 from scrapy.utils.asyncio import run_in_thread
@@ -54,6 +61,7 @@ from gatecrawl.items import PageCapture
 from gatecrawl.report.crawl import run_manifest_key, write_crawl_manifest
 from gatecrawl.store import StoreError, open_store, page_keys
 from gatecrawl.store.identity import identity_sha256
+from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -88,8 +96,15 @@ class ExportPipeline:
         self.print_summary = settings.getbool("GATECRAWL_SUMMARY_PRINT")
         self.flush_timeout = settings.getfloat("GATECRAWL_EXPORT_FLUSH_TIMEOUT", 300.0)
         self.options = {k: v for k, v in settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
+        self.spool_dir: str = settings.get("GATECRAWL_SPOOL_DIR") or ".gatecrawl-spool"
         self.store: Store | None = None
-        self.manifest: list[dict[str, Any]] = []
+        # The run manifest's entries and the store's status changes go to spill files, in the
+        # order they happen; only the counts stay in memory.
+        self._spill: SpillDir | None = None
+        self._entries: SpillFile | None = None
+        self._statuses: SpillFile | None = None
+        self.counts: dict[str, int] = {"seen": 0, "kept": 0, "dropped": 0, "needs_render": 0}
+        self.dropped_by_reason: dict[Any, int] = {}
         self.failed_keys: list[str] = []
         self.started_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         # Distributed mode: the shared crawl and the run ids its workers registered, from the
@@ -109,9 +124,27 @@ class ExportPipeline:
         self.crawl_id = str(crawl_id) if crawl_id else None
         self._crawl_run_ids = getattr(scheduler, "crawl_run_ids", None) if self.crawl_id else None
         self.store = await run_in_thread(open_store, self.store_uri, self.options)
+        self._open_spill()
         recovered = await run_in_thread(self.store.resume)
         if recovered:
             logger.info("export: %d objects from an earlier run are being uploaded first", recovered)
+
+    def _open_spill(self) -> None:
+        if self._spill is not None:
+            return
+        self._spill = open_spill(self.spool_dir, "export")
+        self._entries = self._spill.file("manifest")
+        statuses = self._statuses = self._spill.file("statuses")
+        if self.store is not None:
+            # Before resume(): uploads of an earlier run's leftovers change statuses too.
+            self.store.set_status_sink(lambda key, status: statuses.append([key, status]))
+
+    def _close_spill(self) -> None:
+        if self.store is not None:
+            self.store.set_status_sink(None)
+        if self._spill is not None:
+            self._spill.close()
+        self._spill = self._entries = self._statuses = None
 
     # -- writing ----------------------------------------------------------------------
 
@@ -163,7 +196,7 @@ class ExportPipeline:
             ops.append(("delete", keys["packet"]))
             self.stats.inc_value("gatecrawl/export/quarantined")
         written = [op[1] for op in ops if op[0] == "put"]
-        self.manifest.append(
+        self._add_entry(
             {
                 "url": packet.get("url_final"),
                 "outcome": item.outcome,
@@ -185,6 +218,21 @@ class ExportPipeline:
                 self.failed_keys.append(key)
                 logger.error("export failed for %s: %s", key, error)
 
+    def _add_entry(self, entry: dict[str, Any]) -> None:
+        self._open_spill()
+        assert self._entries is not None
+        self._entries.append(entry)
+        c = self.counts
+        c["seen"] += 1
+        if entry["outcome"] == "kept":
+            c["kept"] += 1
+        elif entry["outcome"] == "dropped":
+            c["dropped"] += 1
+            reason = entry["drop_reason"]
+            self.dropped_by_reason[reason] = self.dropped_by_reason.get(reason, 0) + 1
+        if entry["needs_render"]:
+            c["needs_render"] += 1
+
     async def process_item(self, item: Any) -> Any:
         if isinstance(item, PageCapture) and item.evidence is not None:
             await self._export(item)
@@ -196,16 +244,9 @@ class ExportPipeline:
 
     # -- run manifest -----------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
+    def _summary_head(self) -> dict[str, Any]:
+        """The run manifest without its ``pages`` (counts, stats, ...), redacted."""
         spider = self.crawler.spider
-        store = self.store
-        entries = sorted(self.manifest, key=lambda e: e["url"] or "")
-        for e in entries:
-            e["objects"] = {k: (store.status(k) if store else None) or "pending" for k in e["keys"] + e["stale_keys"]}
-        reasons: dict[str, int] = {}
-        for e in entries:
-            if e["outcome"] == "dropped":
-                reasons[e["drop_reason"]] = reasons.get(e["drop_reason"], 0) + 1
         stats = {k: v for k, v in sorted(self.stats.get_stats().items()) if k.startswith("gatecrawl/")}
         return redact_obj(
             {
@@ -217,17 +258,48 @@ class ExportPipeline:
                 "store_uri": redact_url(self.store_uri),
                 "started_at": self.started_at,
                 "finished_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-                "counts": {
-                    "seen": len(entries),
-                    "kept": sum(1 for e in entries if e["outcome"] == "kept"),
-                    "dropped": sum(1 for e in entries if e["outcome"] == "dropped"),
-                    "needs_render": sum(1 for e in entries if e["needs_render"]),
-                    "dropped_by_reason": dict(sorted(reasons.items())),
-                },
-                "pages": entries,
+                "counts": {**self.counts, "dropped_by_reason": dict(sorted(self.dropped_by_reason.items()))},
                 "stats": stats,
             }
         )
+
+    def _manifest_pages(self, n_entries: int, n_statuses: int) -> Iterator[dict[str, Any]]:
+        """The manifest's ``pages``: the first ``n_entries`` entries sorted by URL (ties in export
+        order), each with ``objects``, the store's last status of each of its keys among the first
+        ``n_statuses`` status changes (``pending`` when none). Bounded memory: external sorts."""
+        spill, entries, statuses = self._spill, self._entries, self._statuses
+        assert spill is not None and entries is not None and statuses is not None
+        # The last status of every key, in key order.
+        final = _last_per_key(spill.sorted(statuses.read(n_statuses), key=_first))
+        # Every (key, entry number) reference, in key order, joined with the statuses, then back
+        # in entry order.
+        refs = spill.sorted(([k, i] for i, e in enumerate(entries.read(n_entries)) for k in e["keys"] + e["stale_keys"]), key=_first)
+        resolved = iter(spill.sorted(_join(refs, final), key=_first))
+        nxt = next(resolved, None)
+
+        def with_objects() -> Iterator[dict[str, Any]]:
+            nonlocal nxt
+            for i, e in enumerate(entries.read(n_entries)):
+                objects: dict[str, str] = {}
+                while nxt is not None and nxt[0] == i:
+                    objects[nxt[1]] = nxt[2] or "pending"
+                    nxt = next(resolved, None)
+                e["objects"] = objects
+                yield e
+
+        for e in spill.sorted(with_objects(), key=lambda e: e["url"] or ""):
+            yield redact_obj(e)
+
+    def _write_manifest(self, head: dict[str, Any], n_entries: int, n_statuses: int) -> bytes:
+        """Runs in a thread: the run manifest's bytes, streamed through a spill file."""
+        assert self._spill is not None
+        path = self._spill.path / "run-manifest.json"
+        with open(path, "wb") as fh:
+            fh.writelines(manifest_chunks(head, self._manifest_pages(n_entries, n_statuses)))
+        try:
+            return path.read_bytes()
+        finally:
+            path.unlink()
 
     def _publish_counters(self) -> None:
         assert self.store is not None
@@ -240,16 +312,26 @@ class ExportPipeline:
         store = self.store
         if store is None:
             return
+        try:
+            await self._close(store)
+        finally:
+            self._close_spill()
+
+    async def _close(self, store: Store) -> None:
         await run_in_thread(store.flush, self.flush_timeout)
         self._publish_counters()
-        summary = self.summary()
+        self._open_spill()
+        assert self._entries is not None and self._statuses is not None
+        # What is known now (later status changes, such as the manifest's own, are not part of it).
+        n_entries, n_statuses = self._entries.mark(), self._statuses.mark()
+        summary = self._summary_head()
+        data = await run_in_thread(self._write_manifest, summary, n_entries, n_statuses)
         distributed_idle = bool(self.crawler.settings.get("GATECRAWL_REDIS_URL")) and summary["counts"]["seen"] == 0
         if summary["counts"]["kept"] == 0 and not distributed_idle:
             # Every page failed (or none was fetched): the crawl must not look successful. A
             # distributed worker that found the shared frontier empty did not fail.
             self.stats.set_value("gatecrawl/exit/nothing_kept", summary["counts"]["seen"] or "no pages")
         key = run_manifest_key(summary["site"], str(summary["run_id"]))
-        data = (json.dumps(summary, sort_keys=True, ensure_ascii=False, indent=2, default=str) + "\n").encode("utf-8")
         for k, error in await run_in_thread(self._apply, [("put", key, data, "application/json", self._metadata(key, data, {}))]):
             if error is not None:
                 self.stats.inc_value("gatecrawl/export/failed")
@@ -258,7 +340,7 @@ class ExportPipeline:
         pending = await run_in_thread(store.flush, self.flush_timeout)
         crawl_key = None
         if self.crawl_id:
-            crawl_key, error = await run_in_thread(self._merge_crawl, summary)
+            crawl_key, error = await run_in_thread(self._merge_crawl, data)
             if error is not None:
                 crawl_key = None
                 self.stats.inc_value("gatecrawl/export/crawl_merge_failed")
@@ -287,17 +369,63 @@ class ExportPipeline:
             logger.warning("could not read the run ids of crawl %s from Redis: %s", self.crawl_id, exc)
             return None
 
-    def _merge_crawl(self, own: dict[str, Any]) -> tuple[str | None, str | None]:
-        """Runs in a thread: merge the crawl's run manifests (this run's included) into
-        ``<site>/crawls/<crawl id>.json``. Returns (key, error or None)."""
+    def _merge_crawl(self, manifest: bytes) -> tuple[str | None, str | None]:
+        """Runs in a thread: merge the crawl's run manifests (this run's, ``manifest``, included)
+        into ``<site>/crawls/<crawl id>.json``. Returns (key, error or None)."""
         assert self.store is not None and self.crawl_id
         try:
+            own = json.loads(manifest)
             key, _ = write_crawl_manifest(
                 self.store, own["site"], self.crawl_id, own=own, run_ids=self._registered_runs, flush_timeout=self.flush_timeout
             )
         except Exception as exc:  # noqa: BLE001 - the merge must never break closing the export
             return None, f"{type(exc).__name__}: {exc}" if not isinstance(exc, StoreError) else str(exc)
         return key, None
+
+
+def _first(record: Any) -> Any:
+    return record[0]
+
+
+def _last_per_key(events: Iterable[list]) -> Iterator[list]:
+    """``[key, status]`` events sorted by key (each key's in the order they happened): the last
+    of each key."""
+    prev = None
+    for ev_ in events:
+        if prev is not None and prev[0] != ev_[0]:
+            yield prev
+        prev = ev_
+    if prev is not None:
+        yield prev
+
+
+def _join(refs: Iterable[list], final: Iterator[list]) -> Iterator[list]:
+    """``[key, entry number]`` refs and ``[key, status]`` statuses, both in key order ->
+    ``[entry number, key, status or None]``."""
+    f = next(final, None)
+    for key, i in refs:
+        while f is not None and f[0] < key:
+            f = next(final, None)
+        yield [i, key, f[1] if f is not None and f[0] == key else None]
+
+
+def manifest_chunks(head: dict[str, Any], pages: Iterable[Any]) -> Iterator[bytes]:
+    """The bytes of ``json.dumps({**head, "pages": list(pages)}, sort_keys=True,
+    ensure_ascii=False, indent=2, default=str) + "\n"``, with one page in memory at a time."""
+    marker = f"gatecrawl-pages-{uuid.uuid4().hex}"
+    text = json.dumps({**head, "pages": marker}, sort_keys=True, ensure_ascii=False, indent=2, default=str)
+    before, sep, after = text.partition(json.dumps(marker))
+    assert sep and json.dumps(marker) not in after
+    yield before.encode("utf-8")
+    first = True
+    for page in pages:
+        # An item of a list at depth 1 of an indent=2 document: every line 4 spaces deeper (JSON
+        # strings never hold a raw newline).
+        item = json.dumps(page, sort_keys=True, ensure_ascii=False, indent=2, default=str)
+        yield (("[\n" if first else ",\n") + "\n".join("    " + line for line in item.split("\n"))).encode("utf-8")
+        first = False
+    yield ("[]" if first else "\n  ]").encode("utf-8")
+    yield (after + "\n").encode("utf-8")
 
 
 def format_summary(summary: dict[str, Any], key: str, pending: int = 0, crawl_key: str | None = None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import abc
-from typing import Mapping
+from typing import Callable, Mapping
 
 __all__ = ["Store", "StoreError"]
 
@@ -14,6 +14,8 @@ class StoreError(RuntimeError):
 
 class Store(abc.ABC):
     uri: str
+    # Where status changes go: None keeps them in ``_status`` (answered by ``status()``).
+    _status_sink: Callable[[str, str], None] | None = None
 
     @abc.abstractmethod
     def put(self, key: str, data: bytes, *, content_type: str, metadata: Mapping[str, str] | None = None) -> bool:
@@ -46,8 +48,24 @@ class Store(abc.ABC):
 
     def status(self, key: str) -> str | None:
         """What happened to ``key`` in this process: ``put``, ``unchanged``, ``deleted``, ``absent``,
-        ``pending``, or None when it was not touched."""
+        ``pending``, or None when it was not touched (or its statuses go to a sink)."""
         return None
+
+    def set_status_sink(self, sink: Callable[[str, str], None] | None) -> None:
+        """Hand every later status change to ``sink(key, status)``, in the order they happen (the
+        last one for a key is what ``status()`` would answer), instead of keeping one entry per key
+        in memory: a crawl of millions of pages journals them to disk (the export pipeline, with
+        :mod:`gatecrawl.store.spill`). None: keep them in memory again. The sink is called with
+        the store's lock held, from any thread; it must be quick and must not call the store."""
+        self._status_sink = sink
+
+    def _set_status(self, key: str, status: str) -> None:
+        """Record a status change (callers hold the store's lock, so the order is the real one)."""
+        sink = self._status_sink
+        if sink is not None:
+            sink(key, status)
+        else:
+            self._status[key] = status  # type: ignore[attr-defined]
 
     def counters(self) -> dict[str, int]:
         """Event counts (``put``, ``unchanged``, ...) for stats."""

@@ -51,7 +51,7 @@ class LocalStore(Store):
                 if old == data or identity_sha256(key, old) == new_id:
                     with self._lock:
                         self.skipped += 1
-                        self._status[key] = "unchanged"
+                        self._set_status(key, "unchanged")
                     return False
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(path, [data], suffix=path.suffix)
@@ -59,11 +59,12 @@ class LocalStore(Store):
             raise StoreError(f"cannot write {key}: {exc}") from None
         with self._lock:
             self.writes += 1
-            self._status[key] = "put"
+            self._set_status(key, "put")
         return True
 
     def status(self, key: str) -> str | None:
-        return self._status.get(key)
+        with self._lock:
+            return self._status.get(key)
 
     def counters(self) -> dict[str, int]:
         return {"put": self.writes, "unchanged": self.skipped, "deleted": self.deleted}
@@ -88,10 +89,11 @@ class LocalStore(Store):
         try:
             self._path(key).unlink()
         except FileNotFoundError:
-            self._status[key] = "absent"
+            with self._lock:
+                self._set_status(key, "absent")
             return
         except OSError as exc:
             raise StoreError(f"cannot delete {key}: {exc}") from None
         with self._lock:
             self.deleted += 1
-            self._status[key] = "deleted"
+            self._set_status(key, "deleted")

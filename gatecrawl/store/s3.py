@@ -49,6 +49,9 @@ __all__ = ["S3Store", "S3Config", "spool_folder_name"]
 
 logger = logging.getLogger(__name__)
 
+# Locks that serialize the upload jobs of one spool entry (see S3Store._name_lock).
+_NAME_LOCK_STRIPES = 256
+
 # Errors that affect every request, not one object: stop trying until the cool-down ends.
 _FATAL_CODES = frozenset(
     {
@@ -200,7 +203,7 @@ class S3Store(Store):
         )
         self._pool = ThreadPoolExecutor(max_workers=c.threads, thread_name_prefix="gatecrawl-s3")
         self._lock = threading.Lock()
-        self._name_locks: dict[str, threading.Lock] = {}
+        self._name_locks = [threading.Lock() for _ in range(_NAME_LOCK_STRIPES)]
         self._queued: set[str] = set()
         self._futures: set[Future] = set()
         self._counters: dict[str, int] = {}
@@ -238,11 +241,9 @@ class S3Store(Store):
             self._futures.discard(fut)
 
     def _name_lock(self, name: str) -> threading.Lock:
-        with self._lock:
-            lock = self._name_locks.get(name)
-            if lock is None:
-                lock = self._name_locks[name] = threading.Lock()
-            return lock
+        # Striped: a fixed set of locks, not one per entry name kept for the whole run (that
+        # grew with every page). Two names sharing a stripe only wait for each other.
+        return self._name_locks[hash(name) % len(self._name_locks)]
 
     # -- Store API (caller's thread: spool only) --------------------------------------
 
@@ -257,7 +258,7 @@ class S3Store(Store):
             raise StoreError(str(exc)) from None
         self._inc("spooled")
         with self._lock:
-            self._status[key] = "pending"
+            self._set_status(key, "pending")
         self._submit(entry.name)
         return True
 
@@ -268,7 +269,7 @@ class S3Store(Store):
         except SpoolError as exc:
             raise StoreError(str(exc)) from None
         with self._lock:
-            self._status[key] = "pending"
+            self._set_status(key, "pending")
         self._submit(entry.name)
 
     def get(self, key: str) -> bytes | None:
@@ -403,7 +404,7 @@ class S3Store(Store):
                 self._breaker_logged = False
                 self._counters["uploaded"] = self._counters.get("uploaded", 0) + 1
                 self._counters[result] = self._counters.get(result, 0) + 1
-                self._status[entry.key] = result
+                self._set_status(entry.key, result)
         if recovered:
             # S3 is back after an outage: retry what was deferred meanwhile, not only at flush.
             logger.info("S3 uploads resumed; retrying %d spooled objects", len(self.spool))
