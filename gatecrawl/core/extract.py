@@ -1290,8 +1290,9 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     removed: the first heading, ``h1``, quotes, embedded posts, or units holding them;
     bylines and ``time`` datelines only with ``keep_bylines``, captions only with
     ``keep_captions``; a list keeps all its items when the reference keeps any of them; a
-    heading stays when anything of its section stays. Removed bylines, datelines and
-    captions are appended to ``set_aside`` as ``(kind, text)``."""
+    heading stays when anything of its section stays, except a standfirst (see the module
+    docstring). Removed bylines, datelines, standfirsts and captions are appended to
+    ``set_aside`` as ``(kind, text)``."""
     ref = _reference_text(root)
     if not ref:
         return
@@ -1310,6 +1311,11 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     keep_kind = {"byline": keep_bylines, "caption": keep_captions}
     shield = []
     meta_kind: dict = {}  # element inside / holding an unshielded byline/caption -> kind
+
+    def mark(el, kind: str) -> None:
+        for x in (*el.iter(), *el.iterancestors()):
+            meta_kind.setdefault(x, kind)
+
     for el, kind in protected.items():
         if el.getparent() is None:
             continue
@@ -1318,16 +1324,12 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         if keep_kind[kind] and not credit_only:  # image credits alone are never shielded
             shield.append(el)
         else:
-            for x in el.iter():
-                meta_kind.setdefault(x, kind)
-            for x in el.iterancestors():
-                meta_kind.setdefault(x, kind)
+            mark(el, kind)
     for el in root.iter("time"):
         if keep_bylines:
             shield.append(el)
         else:
-            for x in (el, *el.iterancestors()):
-                meta_kind.setdefault(x, "dateline")
+            mark(el, "dateline")
     if first_heading is not None:
         shield.append(first_heading)
     shield.extend(root.iter("h1", "blockquote"))

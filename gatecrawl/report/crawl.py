@@ -31,11 +31,10 @@ same code serves a local folder and S3.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Callable, Iterable, Mapping
 
 from gatecrawl.core.evidence import url_key as _url_key
-from gatecrawl.report.record import dump_json, time_key
+from gatecrawl.report.record import dump_json, key_safe, time_key
 from gatecrawl.store.base import Store
 
 __all__ = [
@@ -51,21 +50,14 @@ __all__ = [
 CRAWL_MANIFEST_VERSION = "gatecrawl.crawl/1"
 CRAWLS_FOLDER = "crawls"
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def _safe(name: str) -> str:
-    return _UNSAFE.sub("_", str(name))
-
-
 def run_manifest_key(site: str, run_id: str) -> str:
     """``<site>/runs/<run id>.json`` (the run id made key-safe)."""
-    return f"{site}/runs/{_safe(run_id)}.json"
+    return f"{site}/runs/{key_safe(run_id)}.json"
 
 
 def crawl_key(site: str, crawl_id: str) -> str:
     """``<site>/crawls/<crawl id>.json`` (the crawl id made key-safe)."""
-    return f"{site}/{CRAWLS_FOLDER}/{_safe(crawl_id)}.json"
+    return f"{site}/{CRAWLS_FOLDER}/{key_safe(crawl_id)}.json"
 
 
 # -- merging (no I/O) ------------------------------------------------------------------

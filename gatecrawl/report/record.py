@@ -46,10 +46,18 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^#{1,6}[ \t]+\S")
 
 
+_UNSAFE_KEY_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def key_safe(name: str) -> str:
+    """A run or crawl id made safe for a store key (runs of other characters become ``_``)."""
+    return _UNSAFE_KEY_CHARS.sub("_", str(name))
+
+
 def report_keys(site: str, run_id: str) -> dict[str, str]:
     """Keys of a run's record, summary and HTML report (the run id made key-safe, as the
     run manifest's key is)."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", str(run_id))
+    safe = key_safe(run_id)
     base = f"{site}/runs/{REPORTS_FOLDER}/{safe}"
     return {"record": f"{base}.record.json", "summary": f"{base}.summary.json", "html": f"{base}.html"}
 
