@@ -32,6 +32,8 @@ __all__ = ["FetchInfo", "ConversionResult", "convert", "default_recipe", "page_t
 logger = logging.getLogger(__name__)
 
 _DEFAULT_RECIPE: Recipe | None = None
+#: at most this many removed text units are listed in a packet (``extraction.removed``)
+REMOVED_LISTED_MAX = 50
 
 
 def default_recipe() -> Recipe:
@@ -198,6 +200,7 @@ def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: Fetc
         "main_selectors_used": [],
         "boilerplate_filter_rules_used": [],
         "set_aside": [],
+        "extraction": None,
         "validation_report": None,
         "markdown_sha256": None,
         "chars_out": 0,
@@ -282,6 +285,11 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     packet["main_selectors_used"] = [sel.selector] if sel.selector else []
     packet["boilerplate_filter_rules_used"] = list(sel.removal_rules)
     packet["set_aside"] = [{"kind": k, "text": t} for k, t in sel.set_aside]
+    packet["extraction"] = {
+        "agreement": sel.agreement,
+        "removed": [{"rule": r, "text": t} for r, t in sel.removed[:REMOVED_LISTED_MAX]],
+        "removed_count": len(sel.removed),
+    }
     packet["sample_provenance"] = list(md.provenance)
 
     # Extraction gate: the same four checks, on the extraction.

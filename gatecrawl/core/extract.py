@@ -128,6 +128,7 @@ from dataclasses import dataclass
 import lxml.etree
 import lxml.html
 
+from gatecrawl.core.agreement import UNIT_ATTR, Ballot, candidate_text, decide
 from gatecrawl.core.page import css_path, remove_keep_tail
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
@@ -230,6 +231,10 @@ class Selection:
     #: bylines, datelines, standfirsts and captions taken out of the body by the second opinion, as
     #: ``(kind, text)`` in document order (kept for the evidence packet, not the Markdown)
     set_aside: tuple[tuple[str, str], ...] = ()
+    #: text units of the own selection that the candidates' vote removed, as ``(rule, text)``
+    removed: tuple[tuple[str, str], ...] = ()
+    #: the vote: mode, each candidate's size and agreement with the own selection (or None)
+    agreement: dict | None = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1081,12 +1086,14 @@ def _selector_of(el: lxml.etree._Element, rule: str) -> str:
 
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
                 exclude_selectors: Sequence[str] = (), keep_comments: bool = False,
-                keep_bylines: bool = False, keep_captions: bool = False) -> Selection:
+                keep_bylines: bool = False, keep_captions: bool = False,
+                agreement: bool = True) -> Selection:
     """Select the main content of ``doc`` (see the module docstring). Never raises."""
     try:
         return _select_main(doc, main_selectors=main_selectors,
                             exclude_selectors=exclude_selectors, keep_comments=keep_comments,
-                            keep_bylines=keep_bylines, keep_captions=keep_captions)
+                            keep_bylines=keep_bylines, keep_captions=keep_captions,
+                            agreement=agreement)
     except Exception:
         try:
             root = lxml.html.Element("body")
@@ -1109,7 +1116,7 @@ def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (
 
 
 def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
-                 keep_bylines=False, keep_captions=False) -> Selection:
+                 keep_bylines=False, keep_captions=False, agreement=True) -> Selection:
     fired: set[str] = set()
     src_body = None
     if doc is not None and _is_el(doc):
@@ -1192,6 +1199,12 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         chosen = body
         rule, selector = "body_fallback", "body"
 
+    use_vote = agreement and rule != "recipe_selector" and not keep_comments
+    units: list = []
+    if use_vote:
+        units = _leaf_units(body, _VOTE_UNITS)
+        for i, u in enumerate(units):
+            u.set(UNIT_ATTR, str(i))
     root = copy.deepcopy(chosen)
     root.tail = None
     if rule == "recipe_selector":
@@ -1207,9 +1220,46 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     _drop_press_boilerplate(root, protected, fired)
     _drop_media_and_policy(root, protected, fired)
     set_aside: list[tuple[str, str]] = []
+    removed: list[tuple[str, str]] = []
+    agreement_info = None
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
-                            keep_captions=keep_captions, set_aside=set_aside)
+                            keep_captions=keep_captions, set_aside=set_aside, removed=removed)
+    if use_vote and units:
+        own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
+        region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
+        ballots = [Ballot(i, _TOKEN_RX.findall(u.text_content().lower()), i in own_idx, u.tag,
+                          in_region=i in region)
+                   for i, u in enumerate(units)]
+        res = decide(ballots, lambda name: candidate_text(doc, name))
+        agreement_info = res.to_dict()
+        if res.keep is not None:
+            kept_units = [units[i] for i in sorted(res.keep)]
+            container = _common_ancestor(kept_units, body) if kept_units else chosen
+            if container is not chosen:
+                rule = "agreement"
+                selector = _selector_of(container, rule)
+            root = copy.deepcopy(container)
+            root.tail = None
+            protected = _protected_blocks(root, fired)
+            keep_set = res.keep
+
+            def votes(el) -> bool:
+                idx = el.get(UNIT_ATTR)
+                if idx is not None:
+                    return int(idx) in keep_set
+                inner = [int(d.get(UNIT_ATTR)) for d in el.iter() if _is_el(d) and d.get(UNIT_ATTR)]
+                return not inner or any(i in keep_set for i in inner)
+
+            set_aside = []
+            removed = [("exclude_no_agreement", _WS.sub(" ", units[i].text_content()).strip()[:SET_ASIDE_MAX_CHARS])
+                       for i in res.removed]
+            _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
+                                keep_captions=keep_captions, set_aside=set_aside, votes=votes)
+            fired.add("agreement")
+        for e in root.iter():
+            if _is_el(e) and e.get(UNIT_ATTR) is not None:
+                del e.attrib[UNIT_ATTR]
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
@@ -1220,6 +1270,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         main_text_chars=_text_len(root),
         page_text_chars=page_chars,
         set_aside=tuple(set_aside),
+        removed=tuple(removed),
+        agreement=agreement_info,
     )
 
 
@@ -1230,6 +1282,9 @@ _CREDIT_ONLY_RX = _rx(r"credit")
 _CAPTION_WORD_RX = _rx(r"caption")
 _LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
                          "table", "blockquote", "figcaption", "caption", "address"])
+#: atomic units of the candidates' vote (tables and cells are split: layout tables hold whole columns)
+_VOTE_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
+                         "figcaption", "caption", "address"])
 #: the reference must cover at least this share of its own shingles inside our selection
 REF_SUBSET_MIN = 0.9
 #: a unit is kept when this share of its shingles occurs in the reference
@@ -1271,6 +1326,41 @@ def _reference_text(root: lxml.etree._Element) -> str | None:
         return None
 
 
+def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> list:
+    """The text units under ``root`` in document order: leaf blocks (paragraphs, list items,
+    headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
+    units: list = []
+
+    def collect(el) -> None:
+        for child in el:
+            if not _is_el(child):
+                continue
+            if child.tag in atomic or not any(
+                    True for d in child.iterdescendants() if _is_el(d) and d.tag in _BLOCKS):
+                units.append(child)
+            else:
+                collect(child)
+
+    collect(root)
+    return units
+
+
+def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Element:
+    """The deepest element holding every element of ``els`` (``stop`` at most)."""
+    chain = [els[0], *els[0].iterancestors()]
+    pos = {id(e): k for k, e in enumerate(chain)}
+    best = 0
+    for el in els[1:]:
+        k = next((pos[id(a)] for a in (el, *el.iterancestors()) if id(a) in pos), None)
+        if k is None:
+            return stop
+        best = max(best, k)
+    stop_k = pos.get(id(stop))
+    if stop_k is not None and best > stop_k:
+        return stop
+    return chain[best]
+
+
 def _shingle_set(tokens: list[str]) -> set:
     return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
 
@@ -1283,7 +1373,8 @@ SET_ASIDE_MAX_CHARS = 300
 
 def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[str], *,
                         keep_bylines: bool = False, keep_captions: bool = False,
-                        set_aside: list | None = None) -> None:
+                        set_aside: list | None = None, votes=None,
+                        removed: list | None = None) -> None:
     """``exclude_reference_disagree``: when an independent extractor's text (see
     :func:`_reference_text`) is (nearly) a subset of our selection and covers most of it,
     text units (paragraphs, list items, leaf blocks) it leaves out are removed. Never
@@ -1293,18 +1384,20 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     heading stays when anything of its section stays, except a standfirst (see the module
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``."""
-    ref = _reference_text(root)
-    if not ref:
-        return
-    ref_tokens = _TOKEN_RX.findall(ref)
-    if len(ref_tokens) < 40:
-        return
-    ref_sh = _shingle_set(ref_tokens)
-    ours_sh = _shingle_set(_TOKEN_RX.findall(root.text_content()))
-    common = len(ref_sh & ours_sh)
-    if not ref_sh or common < REF_SUBSET_MIN * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
-        return
-    ref_joined = " " + " ".join(ref_tokens) + " "
+    if votes is None:
+        ref = _reference_text(root)
+        if not ref:
+            return
+        ref_tokens = _TOKEN_RX.findall(ref)
+        if len(ref_tokens) < 40:
+            return
+        ref_sh = _shingle_set(ref_tokens)
+        ours_sh = _shingle_set(_TOKEN_RX.findall(root.text_content()))
+        common = len(ref_sh & ours_sh)
+        if not ref_sh or common < REF_SUBSET_MIN * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
+            return
+        ref_joined = " " + " ".join(ref_tokens) + " "
+    rule_name = "exclude_reference_disagree" if votes is None else "exclude_no_agreement"
     first_heading = next(iter(root.iter("h1")), None)
     if first_heading is None:
         first_heading = next(iter(root.iter("h2", "h3")), None)
@@ -1342,21 +1435,11 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         covered.update(el.iter())
         holds.update(el.iterancestors())
 
-    units: list = []
-
-    def collect(el) -> None:
-        for child in el:
-            if not _is_el(child):
-                continue
-            if child.tag in _LEAF_UNITS or not any(
-                    True for d in child.iterdescendants() if _is_el(d) and d.tag in _BLOCKS):
-                units.append(child)
-            else:
-                collect(child)
-
-    collect(root)
+    units = _leaf_units(root)
 
     def in_ref(el) -> bool:
+        if votes is not None:
+            return votes(el)
         toks = _TOKEN_RX.findall(el.text_content())
         if not toks:
             return True
@@ -1407,5 +1490,9 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
                 text = _WS.sub(" ", u.text_content()).strip()
                 if text:
                     set_aside.append((kind, text[:SET_ASIDE_MAX_CHARS]))
+            elif removed is not None:
+                text = _WS.sub(" ", u.text_content()).strip()
+                if text:
+                    removed.append((rule_name, text[:SET_ASIDE_MAX_CHARS]))
             _drop(u)
-            fired.add("exclude_reference_disagree")
+            fired.add(rule_name)

@@ -1,0 +1,212 @@
+"""Block-level agreement between independent main-content candidates.
+
+Three candidates are computed from one parse of the page:
+
+* ``own``: gatecrawl's density selection after its removal rules (see ``extract``);
+* ``trafilatura``: trafilatura's own extractor (fast mode: no internal fallback, comments
+  off), run on the whole page;
+* ``readability``: the Readability algorithm (trafilatura's port), run on the whole page.
+
+The page's text units (paragraphs, list items, headings, table and code blocks and other
+leaf blocks of the cleaned page) are the voters' ballots. A unit that two or more
+candidates keep stays; a unit that only one keeps needs positive evidence (see
+:func:`decide`). The kept units are then cut out of the page together with the smallest
+subtree that holds them all, so the Markdown keeps their structure. Every unit of the own
+selection that the vote removes is reported (``removed``), never silently lost.
+
+This module has no Scrapy imports and no state; the same page gives the same decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import re
+from dataclasses import dataclass, field
+
+import lxml.etree
+import lxml.html
+
+__all__ = ["Ballot", "AgreementResult", "CANDIDATES", "candidate_text", "decide", "UNIT_ATTR"]
+
+UNIT_ATTR = "data-gc-unit"
+_TOKEN_RX = re.compile(r"\w+", re.UNICODE)
+
+#: a unit counts as kept by a text candidate when this share of its 4-token shingles occurs in it
+UNIT_MATCH_MIN = 0.5
+#: a candidate "speaks" only when it holds at least this many tokens
+CANDIDATE_MIN_TOKENS = 25
+#: a unit only one candidate keeps stays when it lies between units the majority keeps and
+#: is no longer than this many tokens (a paragraph the others split differently)
+BRIDGE_MAX_TOKENS = 60
+#: the own selection is outvoted when under this share of the others' agreed text is in it
+#: and under this share of its own text is kept by any other candidate
+OUTVOTED_MAX_SHARE = 0.3
+#: units both other candidates keep outside the own selection are added when they hold at
+#: least this many tokens, and this share of the own selection's tokens
+ADD_MIN_TOKENS = 30
+ADD_MIN_SHARE = 0.3
+
+
+class _Quiet(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        return "discarding data" not in msg and "readability_lxml failed" not in msg
+
+
+_QUIET = _Quiet()
+
+
+def _quiet_logs() -> None:
+    for name in ("trafilatura.core", "trafilatura.external", "trafilatura.main_extractor",
+                 "trafilatura.readability_lxml", "trafilatura.htmlprocessing", "trafilatura.utils"):
+        lg = logging.getLogger(name)
+        if _QUIET not in lg.filters:
+            lg.addFilter(_QUIET)
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN_RX.findall(text.lower())
+
+
+def _shingles(tokens: list[str]) -> set:
+    return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
+
+
+@dataclass(frozen=True)
+class _TextCandidate:
+    name: str
+    tokens: int
+    shingles: frozenset
+    joined: str  # " tok tok tok " for short-unit matching
+
+    def keeps(self, toks: list[str]) -> bool:
+        if not self.tokens:
+            return False
+        if len(toks) >= 4:
+            sh = _shingles(toks)
+            return sum(1 for s in sh if s in self.shingles) >= UNIT_MATCH_MIN * len(sh)
+        return (" " + " ".join(toks) + " ") in self.joined
+
+
+def _text_candidate(name: str, text: str | None) -> _TextCandidate:
+    toks = _tokens(text or "")
+    return _TextCandidate(name, len(toks), frozenset(_shingles(toks)), " " + " ".join(toks) + " ")
+
+
+CANDIDATES = ("trafilatura", "readability")
+
+
+def candidate_text(doc: lxml.html.HtmlElement, name: str) -> str:
+    """One independent candidate's text for ``doc`` (which is not modified)."""
+    try:
+        import trafilatura
+        from trafilatura.external import try_readability
+    except Exception:  # the vote degrades to the own selection alone
+        return ""
+    _quiet_logs()
+    root = doc.getroottree().getroot() if doc is not None else None
+    if root is None:
+        return ""
+    if name == "trafilatura":
+        return trafilatura.extract(root, fast=True, include_comments=False, include_tables=True,
+                                   deduplicate=False) or ""
+    if name == "readability":
+        art = try_readability(copy.deepcopy(root))
+        return (art.text_content() or "") if art is not None and len(art) else ""
+    raise ValueError(f"unknown candidate {name!r}")
+
+
+@dataclass
+class Ballot:
+    """One text unit of the page and who keeps it."""
+
+    index: int
+    tokens: list[str]
+    own: bool
+    tag: str
+    #: inside the own selection's region (its rules saw the unit; their removals stand)
+    in_region: bool = False
+    votes: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AgreementResult:
+    #: unit indexes to keep, or None when the own selection stands as it is
+    keep: frozenset | None
+    #: ``own_agrees`` (the other candidates add nothing outside the own selection),
+    #: ``own_widened`` (units both others keep are added), ``own_outvoted`` (the own
+    #: selection shares almost nothing with the others: their agreed units replace it),
+    #: ``own_only`` (no other candidate had anything to say)
+    mode: str
+    candidates: dict  # name -> {"tokens", "kept_own_share"}
+    removed: tuple = ()  # own unit indexes the vote removed
+    added: tuple = ()  # unit indexes outside the own selection the vote added
+
+    def to_dict(self) -> dict:
+        return {"mode": self.mode, "candidates": self.candidates,
+                "units_added": len(self.added), "units_removed": len(self.removed)}
+
+
+def _info(cands, ballots, own_tokens) -> dict:
+    info: dict = {"own": {"tokens": own_tokens}}
+    for c in cands:
+        shared = sum(len(b.tokens) for b in ballots if b.own and c.name in b.votes and b.votes[c.name])
+        info[c.name] = {"tokens": c.tokens,
+                        "kept_own_share": round(shared / own_tokens, 4) if own_tokens else 0.0}
+    return info
+
+
+def decide(ballots: list[Ballot], texts) -> AgreementResult:
+    """Vote on the units. ``texts(name)`` returns a candidate's text; the second candidate
+    is only asked when the first finds text outside the own selection."""
+    own_tokens = sum(len(b.tokens) for b in ballots if b.own)
+    cands = []
+    for name in CANDIDATES:
+        c = _text_candidate(name, texts(name))
+        cands.append(c)
+        for b in ballots:
+            b.votes[c.name] = bool(b.tokens) and c.tokens >= CANDIDATE_MIN_TOKENS and c.keeps(b.tokens)
+        if len(cands) == 1:
+            # the first opinion adds nothing outside the own selection: no need to ask the second
+            outside = sum(len(b.tokens) for b in ballots if not b.in_region and b.votes[c.name])
+            if outside < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens):
+                return AgreementResult(keep=None, mode="own_agrees", candidates=_info(cands, ballots, own_tokens))
+    info = _info(cands, ballots, own_tokens)
+    speaking = [c for c in cands if c.tokens >= CANDIDATE_MIN_TOKENS]
+    if len(speaking) < 2:
+        return AgreementResult(keep=None, mode="own_only", candidates=info)
+    n = len(ballots)
+    others = [sum(b.votes.values()) for b in ballots]
+    agreed = [bool(b.tokens) and o >= 2 for b, o in zip(ballots, others)]
+    fresh = [a and not b.in_region for b, a in zip(ballots, agreed)]  # agreed, outside the own region
+    # the own selection is outvoted when the others agree on a body of text it shares little with
+    agreed_tokens = sum(len(b.tokens) for b, a in zip(ballots, agreed) if a)
+    agreed_in_own = sum(len(b.tokens) for b, a in zip(ballots, agreed) if a and b.own)
+    own_kept = sum(len(b.tokens) for b, o in zip(ballots, others) if b.own and o >= 1)
+    outvoted = (agreed_tokens >= CANDIDATE_MIN_TOKENS and own_tokens > 0
+                and agreed_in_own < OUTVOTED_MAX_SHARE * agreed_tokens
+                and own_kept < OUTVOTED_MAX_SHARE * own_tokens)
+    added_tokens = sum(len(b.tokens) for b, f in zip(ballots, fresh) if f)
+    if not outvoted and added_tokens < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens):
+        return AgreementResult(keep=None, mode="own_agrees", candidates=info)
+    if outvoted:
+        kept = [a or (b.own and o >= 1 and b.tag.startswith("h")) for b, a, o in zip(ballots, agreed, others)]
+    else:
+        kept = [b.own or f for b, f in zip(ballots, fresh)]
+    # bridges: a short unit between two kept units that one other candidate keeps stays
+    for i, b in enumerate(ballots):
+        if kept[i] or not b.tokens or len(b.tokens) > BRIDGE_MAX_TOKENS or others[i] < 1 or \
+                (b.in_region and not outvoted):
+            continue
+        prev_k = next((kept[j] for j in range(i - 1, -1, -1) if ballots[j].tokens), False)
+        next_k = next((kept[j] for j in range(i + 1, n) if ballots[j].tokens), False)
+        if prev_k and next_k:
+            kept[i] = True
+    removed = tuple(b.index for b, k in zip(ballots, kept) if b.own and not k and b.tokens)
+    added = tuple(b.index for b, k in zip(ballots, kept) if k and not b.own and b.tokens)
+    if not added and not removed:
+        return AgreementResult(keep=None, mode="own_agrees", candidates=info)
+    return AgreementResult(keep=frozenset(b.index for b, k in zip(ballots, kept) if k),
+                           mode="own_outvoted" if outvoted else "own_widened",
+                           candidates=info, removed=removed, added=added)
