@@ -252,6 +252,11 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
     page = measure_page(doc)
+    if page.noscript_text:
+        # The page's only text is its <noscript> view (what a client without JavaScript gets):
+        # extract from that view.
+        for el in list(doc.iter("noscript")):
+            el.tag = "div"
     fields = find_fields(doc)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
     if presence is None:
