@@ -72,7 +72,8 @@ _STRICT_CHROME_ROLES = {"navigation", "search"}
 #: (a page builder's outer <header>, a malformed tree that nested the page inside a banner),
 #: not chrome: its text counts as content and its own nav/aside children stay chrome.
 WRAPPER_SHARE = 0.5
-#: A nav/aside wrapper must also be mostly non-link text: link text under this share of it.
+#: ... and at least this many characters, mostly not link text (link text under this share).
+WRAPPER_MIN_CHARS = 1000
 WRAPPER_MAX_LINK_DENSITY = 0.5
 #: When the visible body text (scripts, styles, noscript excluded) is under this many
 #: characters and the page's <noscript> blocks hold more text than that, the noscript text is
@@ -110,9 +111,8 @@ def _is_chrome(node) -> bool:
 
 def _chrome_test(total_chars: int, *, noscript: bool = False):
     """The chrome predicate for one page: a candidate that wraps the main content (a main or
-    article inside it) or most of the page's text is a wrapper, not chrome; strict chrome
-    (nav, aside, role=navigation/search) holding most of the text is a wrapper only when that
-    text is mostly not link text."""
+    article inside it) or most of the page's text (at least WRAPPER_MIN_CHARS, mostly not
+    link text) is a wrapper, not chrome."""
 
     def skip(node) -> bool:
         if not _chrome_candidate(node):
@@ -120,15 +120,11 @@ def _chrome_test(total_chars: int, *, noscript: bool = False):
         if _holds_main(node):
             return False
         held = len(_text_of(node, noscript))
-        if not total_chars or held <= WRAPPER_SHARE * total_chars:
+        if held < WRAPPER_MIN_CHARS or held <= WRAPPER_SHARE * total_chars:
             return True
-        tag = node.tag.lower()
-        if tag in _CHROME_TAGS or (node.get("role") or "").lower() in _STRICT_CHROME_ROLES:
-            # A real menu is mostly link text; a nav that a malformed tree made the parent of
-            # the page's paragraphs is not.
-            links = sum(len(_text_of(a, noscript)) for a in node.iter("a"))
-            return links >= WRAPPER_MAX_LINK_DENSITY * held
-        return False
+        # A real menu or footer is mostly link text; a wrapper around the page's paragraphs is not.
+        links = sum(len(_text_of(a, noscript)) for a in node.iter("a"))
+        return links >= WRAPPER_MAX_LINK_DENSITY * held
 
     return skip
 

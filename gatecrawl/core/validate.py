@@ -41,6 +41,7 @@ PAYWALL_TEASER_MAX_CONTENT_CHARS = 3000
 #: the message, not an article about 404 errors).
 SOFT_404_MAX_CONTENT_CHARS = 3000
 SOFT_404_MAX_HEADING_CHARS = 80
+SOFT_404_MAX_OTHER_WORDS = 3
 #: Markdown under validation.min_markdown_chars is an extraction failure (extraction_empty),
 #: not a short page (too_short), when the page's content text is at least this many times
 #: validation.min_markdown_chars.
@@ -56,6 +57,7 @@ DEFAULT_THRESHOLDS: dict[str, int] = {
     "paywall_teaser_max_content_chars": PAYWALL_TEASER_MAX_CONTENT_CHARS,
     "soft_404_max_content_chars": SOFT_404_MAX_CONTENT_CHARS,
     "soft_404_max_heading_chars": SOFT_404_MAX_HEADING_CHARS,
+    "soft_404_max_other_words": SOFT_404_MAX_OTHER_WORDS,
     "extraction_failure_page_factor": EXTRACTION_FAILURE_PAGE_FACTOR,
 }
 
@@ -175,10 +177,17 @@ def detect_soft_404(title: str, first_heading: str, content_chars: int, extra_ma
                 return marker
         if len(text.strip()) > SOFT_404_MAX_HEADING_CHARS:
             continue
-        m = _NOT_FOUND.search(text)
-        if m:
-            return m.group(0)
+        # The heading *is* the message: in one segment of it (titles carry " | Site name"),
+        # the not-found phrase leaves at most SOFT_404_MAX_OTHER_WORDS other words.
+        for segment in _TITLE_SEP.split(text):
+            m = _NOT_FOUND.search(segment)
+            if m and len(_WORD.findall(_NOT_FOUND.sub(" ", segment))) <= SOFT_404_MAX_OTHER_WORDS:
+                return m.group(0)
     return None
+
+
+_TITLE_SEP = re.compile(r"\s+[|\-\u2013\u2014\u00b7:]\s+|\s*[|\u2013\u2014\u00b7]\s*")
+_WORD = re.compile(r"\w+")
 
 
 _ERROR_ROUTE = re.compile(r"(^|/)(404|not[-_]?found|error|login|signin|sign-in|log-in|auth|captcha)(/|\.|$)", re.I)
