@@ -25,7 +25,8 @@ from gatecrawl.core.presence import Presence, assess_presence, unique_ratio_wind
 from gatecrawl.core.reasons import Reason
 from gatecrawl.core.recipes import Recipe, load_recipe_text
 from gatecrawl.core.redact import redact_text, redact_url
-from gatecrawl.core.validate import ValidationInput, ValidationReport, validate
+from gatecrawl.core.validate import ValidationInput, ValidationReport, describe_drop, validate
+from gatecrawl.core.walls import find_paywall, has_password_form
 
 __all__ = ["FetchInfo", "ConversionResult", "convert", "default_recipe", "page_type"]
 
@@ -255,6 +256,11 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
     page = measure_page(doc)
+    if page.noscript_text:
+        # The page's only text is its <noscript> view (what a client without JavaScript gets):
+        # extract from that view.
+        for el in list(doc.iter("noscript")):
+            el.tag = "div"
     fields = find_fields(doc)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
     if presence is None:
@@ -309,7 +315,8 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     packet["required_fields_found"] = sum(1 for f in recipe.required_fields if fields.get(f))
 
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
-    has_password = any((i.get("type") or "").lower() == "password" for i in doc.iter("input"))
+    has_password = has_password_form(doc)
+    paywall = find_paywall(doc)
     html_text = body[:200_000].decode("utf-8", "replace")
     rendered = fetch.reader == "render"
     vin = ValidationInput(
@@ -324,6 +331,8 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         content_chars=sel.main_text_chars,
         boilerplate_ratio=boiler_ratio,
         has_password_field=has_password,
+        page_content_chars=len(page.body_text),
+        paywall=paywall.to_dict() if paywall is not None else None,
         canonical=canonical_url(doc),
         fields=fields,
         needs_render=bool(presence.get("needs_render")),
@@ -339,6 +348,9 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         report["pass"] = False
         report["reasons"] = [str(Reason.GATE_FAILED)]
         report["detail"]["gate_failed_checks"] = verdict.failed_checks
+        report["detail"]["gate_failed"] = {name: {k: c[k] for k in ("value", "threshold")} for name, c in verdict.checks.items() if not c["passed"]}
+    if not report["pass"] and packet["drop_detail"] is None:
+        packet["drop_detail"] = describe_drop(report["reasons"][0], report["detail"])
     return _finish(packet, text, report, t0, title=fields.get("title"), viewer_src=viewer_src)
 
 

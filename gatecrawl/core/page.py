@@ -14,6 +14,8 @@ from lxml.html import HtmlElement
 __all__ = [
     "PageMeasure",
     "measure_page",
+    "noscript_view",
+    "visible_text_all",
     "visible_text",
     "find_fields",
     "shell_signals",
@@ -35,12 +37,12 @@ def norm_space(s: str) -> str:
     return _WS.sub(" ", s).strip()
 
 
-def _iter_text(el: HtmlElement, skip) -> list[str]:
+def _iter_text(el: HtmlElement, skip, invisible=_INVISIBLE) -> list[str]:
     out: list[str] = []
 
     def walk(node) -> None:
         tag = node.tag if isinstance(node.tag, str) else ""
-        if tag.lower() in _INVISIBLE or skip(node):
+        if tag.lower() in invisible or skip(node):
             return
         if node.text and isinstance(node.tag, str):
             out.append(node.text)
@@ -64,10 +66,27 @@ def visible_text(el: HtmlElement | None) -> str:
     return norm_space(" ".join(_iter_text(el, lambda n: False)))
 
 
-def _is_chrome(node) -> bool:
+_NEVER_CHROME = {"html", "body", "main", "article"}
+_STRICT_CHROME_ROLES = {"navigation", "search"}
+#: A chrome candidate holding more than this share of the page's visible text is a wrapper
+#: (a page builder's outer <header>, a malformed tree that nested the page inside a banner),
+#: not chrome: its text counts as content and its own nav/aside children stay chrome.
+WRAPPER_SHARE = 0.5
+#: ... and at least this many characters, mostly not link text (link text under this share).
+WRAPPER_MIN_CHARS = 1000
+WRAPPER_MAX_LINK_DENSITY = 0.5
+#: When the visible body text (scripts, styles, noscript excluded) is under this many
+#: characters and the page's <noscript> blocks hold more text than that, the noscript text is
+#: what a plain client gets (a server-rendered crawler view): it counts as page text.
+NOSCRIPT_FALLBACK_CHARS = 200
+
+
+def _chrome_candidate(node) -> bool:
     if not isinstance(node.tag, str):
         return False
     tag = node.tag.lower()
+    if tag in _NEVER_CHROME or (node.get("role") or "").lower() == "main":
+        return False
     role = (node.get("role") or "").lower()
     if tag in _CHROME_TAGS or role in _CHROME_ROLES:
         return True
@@ -78,6 +97,44 @@ def _is_chrome(node) -> bool:
     return bool(ident and _BANNER_RE.search(ident))
 
 
+def _holds_main(node) -> bool:
+    for d in node.iterdescendants():
+        if isinstance(d.tag, str) and (d.tag.lower() in ("main", "article") or (d.get("role") or "").lower() == "main"):
+            return True
+    return False
+
+
+def _is_chrome(node) -> bool:
+    """Chrome that holds no main content (kept for callers that test one element alone)."""
+    return _chrome_candidate(node) and not _holds_main(node)
+
+
+def _chrome_test(total_chars: int, *, noscript: bool = False):
+    """The chrome predicate for one page: a candidate that wraps the main content (a main or
+    article inside it) or most of the page's text (at least WRAPPER_MIN_CHARS, mostly not
+    link text) is a wrapper, not chrome."""
+
+    def skip(node) -> bool:
+        if not _chrome_candidate(node):
+            return False
+        if _holds_main(node):
+            return False
+        held = len(_text_of(node, noscript))
+        if held < WRAPPER_MIN_CHARS or held <= WRAPPER_SHARE * total_chars:
+            return True
+        # A real menu or footer is mostly link text; a wrapper around the page's paragraphs is not.
+        links = sum(len(_text_of(a, noscript)) for a in node.iter("a"))
+        return links >= WRAPPER_MAX_LINK_DENSITY * held
+
+    return skip
+
+
+def _text_of(el, noscript: bool = False) -> str:
+    if not noscript:
+        return visible_text(el)
+    return norm_space(" ".join(_iter_text(el, lambda n: False, invisible=_INVISIBLE - {"noscript"})))
+
+
 @dataclass(frozen=True)
 class PageMeasure:
     """What the gate needs to know about a page's text."""
@@ -85,19 +142,47 @@ class PageMeasure:
     body_text: str  # visible text outside boilerplate blocks
     total_chars: int  # visible text chars of the whole body
     boilerplate_chars: int  # visible text chars inside boilerplate blocks
+    noscript_text: bool = False  # the page's text is its <noscript> crawler view
 
     @property
     def boilerplate_share(self) -> float:
         return self.boilerplate_chars / self.total_chars if self.total_chars else 0.0
 
 
-def measure_page(doc: HtmlElement) -> PageMeasure:
+def noscript_view(doc: HtmlElement) -> bool:
+    """True when the page's visible text is (nearly) empty but its <noscript> blocks hold a
+    server-rendered view of the content (a forum or shop crawler view)."""
     body = doc.find(".//body")
     if body is None:
         body = doc
-    total = len(visible_text(body))
-    content = norm_space(" ".join(_iter_text(body, _is_chrome)))
-    return PageMeasure(body_text=content, total_chars=total, boilerplate_chars=max(0, total - len(content)))
+    plain = len(visible_text(body))
+    if plain >= NOSCRIPT_FALLBACK_CHARS:
+        return False
+    held = sum(len(visible_text_all(el)) for el in body.iter("noscript"))
+    return held > max(plain, NOSCRIPT_FALLBACK_CHARS)
+
+
+def visible_text_all(el: HtmlElement) -> str:
+    """Visible text of ``el`` counting <noscript> content."""
+    return _text_of(el, noscript=True)
+
+
+def measure_page(doc: HtmlElement) -> PageMeasure:
+    """Visible text of the page and the part of it outside chrome (nav, banners, ...).
+
+    Robust presence: an element that merely looks like chrome (a <header> the page builder
+    wrapped the whole page in, a body whose class names a cookie or share plug-in) is not
+    chrome when it holds the main content or most of the text, so a page whose article is in
+    its HTML never measures 0 characters; a page whose only text is a <noscript> crawler view
+    is measured on that view (``noscript_text``)."""
+    body = doc.find(".//body")
+    if body is None:
+        body = doc
+    ns = noscript_view(doc)
+    total = len(_text_of(body, ns))
+    invisible = _INVISIBLE - {"noscript"} if ns else _INVISIBLE
+    content = norm_space(" ".join(_iter_text(body, _chrome_test(total, noscript=ns), invisible=invisible)))
+    return PageMeasure(body_text=content, total_chars=total, boilerplate_chars=max(0, total - len(content)), noscript_text=ns)
 
 
 def _meta(doc: HtmlElement, *names: str) -> str | None:

@@ -14,52 +14,144 @@ from urllib.parse import urlsplit
 
 from gatecrawl.core.reasons import Reason
 
-__all__ = ["ValidationInput", "ValidationReport", "validate", "detect_bot_challenge", "detect_login_wall", "detect_soft_404"]
+__all__ = ["DEFAULT_THRESHOLDS", "describe_drop", "ValidationInput", "ValidationReport", "validate", "detect_bot_challenge", "detect_login_wall", "detect_soft_404"]
+
+
+# --- default thresholds (each pinned by tests/test_validate.py) ---------------------------
+
+#: A bot-challenge page holds little else: vendor challenge markup counts only when the
+#: page's visible text is at most this long.
+CHALLENGE_MAX_PAGE_CHARS = 1500
+#: A generic captcha widget (reCAPTCHA, hCaptcha, Turnstile) or a vendor's ordinary page tag
+#: counts only when the page's content text is at most this long (the widget is the page).
+CAPTCHA_ONLY_MAX_CONTENT_CHARS = 300
+#: A password form is a login wall when the page's content text is under this.
+LOGIN_FORM_MAX_CONTENT_CHARS = 1000
+#: A sign-in/subscribe demand ("sign in to continue reading") outside the page chrome is a
+#: wall when the page's content text is under this (a truncated body next to the demand).
+LOGIN_DEMAND_MAX_CONTENT_CHARS = 1000
+#: Paywall markup (isAccessibleForFree false) whose paywalled part is not served (absent or
+#: under PAYWALL_SERVED_MIN_CHARS) is a wall when the Markdown is under PAYWALL_TEASER_MAX_CHARS
+#: and the page's content text under PAYWALL_TEASER_MAX_CONTENT_CHARS.
+PAYWALL_SERVED_MIN_CHARS = 200
+PAYWALL_TEASER_MAX_CHARS = 1500
+PAYWALL_TEASER_MAX_CONTENT_CHARS = 3000
+#: A "not found" title or first heading marks a soft 404 only when the extracted content is
+#: at most this long and the heading is at most SOFT_404_MAX_HEADING_CHARS (the heading is
+#: the message, not an article about 404 errors).
+SOFT_404_MAX_CONTENT_CHARS = 3000
+SOFT_404_MAX_HEADING_CHARS = 80
+SOFT_404_MAX_OTHER_WORDS = 3
+#: Markdown under validation.min_markdown_chars is an extraction failure (extraction_empty),
+#: not a short page (too_short), when the page's content text is at least this many times
+#: validation.min_markdown_chars.
+EXTRACTION_FAILURE_PAGE_FACTOR = 5
+
+DEFAULT_THRESHOLDS: dict[str, int] = {
+    "challenge_max_page_chars": CHALLENGE_MAX_PAGE_CHARS,
+    "captcha_only_max_content_chars": CAPTCHA_ONLY_MAX_CONTENT_CHARS,
+    "login_form_max_content_chars": LOGIN_FORM_MAX_CONTENT_CHARS,
+    "login_demand_max_content_chars": LOGIN_DEMAND_MAX_CONTENT_CHARS,
+    "paywall_served_min_chars": PAYWALL_SERVED_MIN_CHARS,
+    "paywall_teaser_max_chars": PAYWALL_TEASER_MAX_CHARS,
+    "paywall_teaser_max_content_chars": PAYWALL_TEASER_MAX_CONTENT_CHARS,
+    "soft_404_max_content_chars": SOFT_404_MAX_CONTENT_CHARS,
+    "soft_404_max_heading_chars": SOFT_404_MAX_HEADING_CHARS,
+    "soft_404_max_other_words": SOFT_404_MAX_OTHER_WORDS,
+    "extraction_failure_page_factor": EXTRACTION_FAILURE_PAGE_FACTOR,
+}
 
 
 # --- wrong-route detectors ---------------------------------------------------------------
 
-_CHALLENGE_MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("cloudflare", re.compile(r"just a moment\.\.\.|cf-browser-verification|challenge-platform|cf_chl_|attention required! \| cloudflare|cf-turnstile", re.I)),
-    ("akamai", re.compile(r"access denied.{0,400}reference #[0-9a-f.]+|_abck|akamai bot manager", re.I | re.S)),
-    ("datadome", re.compile(r"captcha-delivery\.com|datadome", re.I)),
-    ("perimeterx", re.compile(r"px-captcha|_pxappid|perimeterx|press (&amp; |& )?hold", re.I)),
-    ("imperva", re.compile(r"_incapsula_resource|incapsula incident id|imperva", re.I)),
-    ("aws_waf", re.compile(r"awswafintegration|aws-waf-token|challenge\.js.{0,200}awswaf", re.I | re.S)),
-    ("captcha", re.compile(r"g-recaptcha|h-captcha|hcaptcha\.com/1/api|recaptcha/api\.js|verify you are (a )?human|are you a robot", re.I)),
+# Markup that only a vendor's challenge or block *page* carries (not the tags those vendors
+# add to every page they protect).
+_CHALLENGE_PAGE_MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("cloudflare", re.compile(r"_cf_chl_opt|cf-browser-verification|/cdn-cgi/challenge-platform/(h/[a-z]/)?orchestrate/|"
+                              r"id=[\"']?(challenge-form|challenge-stage|challenge-running|cf-error-details)\b|<title>\s*attention required! \| cloudflare", re.I)),
+    ("akamai", re.compile(r"access denied.{0,2000}?reference(\s|&#32;)+(#|&#35;)[0-9a-f]+\.[0-9a-f.]+", re.I | re.S)),
+    ("datadome", re.compile(r"(geo|interstitial)\.captcha-delivery\.com", re.I)),
+    ("perimeterx", re.compile(r"id=[\"']?px-captcha\b", re.I)),
+    ("imperva", re.compile(r"incapsula incident id", re.I)),
+    ("aws_waf", re.compile(r"aws-waf-token|awswafcookiedomainlist|captcha\.awswaf\.com", re.I)),
+)
+# Widgets and tags that ordinary pages carry too: they make a challenge only when the page
+# holds nothing else.
+_CAPTCHA_WIDGETS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("captcha", re.compile(r"class=[\"'][^\"']*\b(g-recaptcha|h-captcha|cf-turnstile)\b|hcaptcha\.com/1/api|recaptcha/api\.js|challenges\.cloudflare\.com/turnstile", re.I)),
+    ("imperva", re.compile(r"_incapsula_resource", re.I)),
+    ("aws_waf", re.compile(r"awswafintegration", re.I)),
 )
 
 
-def detect_bot_challenge(html_text: str, status: int | None, visible_chars: int) -> str | None:
-    """Return the vendor name when the page is a bot challenge, else None.
+def detect_bot_challenge(html_text: str, status: int | None, visible_chars: int, content_chars: int | None = None) -> dict | None:
+    """The challenge evidence when the served page *is* a bot challenge, else None.
 
-    A challenge page is short; a long article that merely mentions "captcha" is not one.
+    A challenge page carries a vendor's challenge-page markup and little else (visible text
+    at most ``CHALLENGE_MAX_PAGE_CHARS``); a generic captcha widget or a vendor's page tag
+    counts only when the page holds almost no content (``CAPTCHA_ONLY_MAX_CONTENT_CHARS``):
+    a real page that embeds a captcha in its comment form is not a challenge.
     """
-    if visible_chars > 3000:
-        return None
+    held = visible_chars if content_chars is None else content_chars
     head = html_text[:200_000]
-    for vendor, rx in _CHALLENGE_MARKERS:
-        if rx.search(head):
-            return vendor
-    if status == 202 and visible_chars < 200 and "awswaf" in head.lower():
-        return "aws_waf"
+    if visible_chars <= CHALLENGE_MAX_PAGE_CHARS:
+        for vendor, rx in _CHALLENGE_PAGE_MARKERS:
+            m = rx.search(head)
+            if m:
+                return {"vendor": vendor, "marker": m.group(0)[:80], "page_visible_chars": visible_chars,
+                        "max_page_visible_chars": CHALLENGE_MAX_PAGE_CHARS}
+    if held <= CAPTCHA_ONLY_MAX_CONTENT_CHARS:
+        for vendor, rx in _CAPTCHA_WIDGETS:
+            m = rx.search(head)
+            if m:
+                return {"vendor": vendor, "marker": m.group(0)[:80], "page_content_chars": held,
+                        "max_page_content_chars": CAPTCHA_ONLY_MAX_CONTENT_CHARS}
     return None
 
 
-_LOGIN_PHRASES = re.compile(
-    r"\b(sign|log)\s?in\b.{0,80}\b(to (continue|read|view|access))|\b(subscribe|subscription required|members only|for subscribers)\b|"
-    r"\bplease (sign|log)\s?in\b|\bcreate (a free |an )?account to (continue|read)\b|\byou must be logged in\b",
-    re.I | re.S,
+# A demand that ties access to signing in or paying: "sign in to continue reading", "subscribe
+# to read the full story", "for subscribers only", "you must be logged in to view".
+_ACCESS_DEMAND = re.compile(
+    r"\b((sign|log)\s?(in|on|up)|subscribe|register|create (a free |an )?account|become a (member|subscriber))\b[^.!?\n]{0,40}?"
+    r"\bto (continue|keep|read|view|access|unlock|see|download|watch)\b|"
+    r"\b(subscribers?|members?)[ -]only\b|\bsubscription required\b|\bfor (paying )?subscribers\b|\balready (a )?subscriber\b|"
+    r"\byou must be logged in to (view|read|access|see|continue)\b",
+    re.I,
 )
 
 
-def detect_login_wall(has_password_field: bool, text: str, content_chars: int) -> bool:
-    """A login wall: a password form or a sign-in/subscribe demand on a page with little content."""
-    if content_chars > 2500:
-        return False
-    if has_password_field:
-        return True
-    return bool(_LOGIN_PHRASES.search(text[:5000]))
+def detect_login_wall(
+    has_password_field: bool,
+    text: str,
+    content_chars: int,
+    *,
+    markdown_chars: int | None = None,
+    paywall: dict | None = None,
+) -> dict | None:
+    """The wall evidence when the page is a sign-in or pay wall, else None.
+
+    ``text`` is the page's content text (outside nav, header, footer and banners) and
+    ``content_chars`` its length: what the page really holds. A wall is (1) a password form
+    on a page holding under ``LOGIN_FORM_MAX_CONTENT_CHARS``; (2) paywall markup whose
+    paywalled part was not served, next to a teaser-sized body; (3) a demand to sign in or
+    subscribe *to read/continue/view* in the content text of a page holding under
+    ``LOGIN_DEMAND_MAX_CONTENT_CHARS``. A "Subscribe" link in the navigation is none of these.
+    """
+    if has_password_field and content_chars < LOGIN_FORM_MAX_CONTENT_CHARS:
+        return {"signal": "password_form", "page_content_chars": content_chars, "max_page_content_chars": LOGIN_FORM_MAX_CONTENT_CHARS}
+    if paywall is not None:
+        served = paywall.get("paywalled_chars")
+        md = content_chars if markdown_chars is None else markdown_chars
+        if (served is None or served < PAYWALL_SERVED_MIN_CHARS) and md < PAYWALL_TEASER_MAX_CHARS and content_chars < PAYWALL_TEASER_MAX_CONTENT_CHARS:
+            return {"signal": "paywall_markup", **paywall, "paywall_served_min_chars": PAYWALL_SERVED_MIN_CHARS,
+                    "markdown_chars": md, "max_markdown_chars": PAYWALL_TEASER_MAX_CHARS,
+                    "page_content_chars": content_chars, "max_page_content_chars": PAYWALL_TEASER_MAX_CONTENT_CHARS}
+    if content_chars < LOGIN_DEMAND_MAX_CONTENT_CHARS:
+        m = _ACCESS_DEMAND.search(text)
+        if m:
+            return {"signal": "access_demand", "marker": m.group(0)[:80], "page_content_chars": content_chars,
+                    "max_page_content_chars": LOGIN_DEMAND_MAX_CONTENT_CHARS}
+    return None
 
 
 _NOT_FOUND = re.compile(
@@ -70,20 +162,32 @@ _NOT_FOUND = re.compile(
 
 
 def detect_soft_404(title: str, first_heading: str, content_chars: int, extra_markers: Sequence[str]) -> str | None:
-    """Return the marker that identifies a "not found" template served with 200, else None."""
-    if content_chars > 3000:
+    """Return the marker that identifies a "not found" template served with 200, else None.
+
+    The title or first heading must *be* the message (at most ``SOFT_404_MAX_HEADING_CHARS``)
+    on a page whose content is at most ``SOFT_404_MAX_CONTENT_CHARS``."""
+    if content_chars > SOFT_404_MAX_CONTENT_CHARS:
         return None
     for text in (first_heading, title):
         if not text:
             continue
-        m = _NOT_FOUND.search(text)
-        if m:
-            return m.group(0)
         low = text.lower()
         for marker in extra_markers:
             if marker.lower() in low:
                 return marker
+        if len(text.strip()) > SOFT_404_MAX_HEADING_CHARS:
+            continue
+        # The heading *is* the message: in one segment of it (titles carry " | Site name"),
+        # the not-found phrase leaves at most SOFT_404_MAX_OTHER_WORDS other words.
+        for segment in _TITLE_SEP.split(text):
+            m = _NOT_FOUND.search(segment)
+            if m and len(_WORD.findall(_NOT_FOUND.sub(" ", segment))) <= SOFT_404_MAX_OTHER_WORDS:
+                return m.group(0)
     return None
+
+
+_TITLE_SEP = re.compile(r"\s+[|\-\u2013\u2014\u00b7:]\s+|\s*[|\u2013\u2014\u00b7]\s*")
+_WORD = re.compile(r"\w+")
 
 
 _ERROR_ROUTE = re.compile(r"(^|/)(404|not[-_]?found|error|login|signin|sign-in|log-in|auth|captcha)(/|\.|$)", re.I)
@@ -167,6 +271,8 @@ class ValidationInput:
     content_chars: int = 0
     boilerplate_ratio: float = 0.0
     has_password_field: bool = False
+    page_content_chars: int | None = None  # the page's content text outside chrome (None: use content_chars)
+    paywall: dict | None = None  # paywall markup found on the page (gatecrawl.core.walls.Paywall.to_dict)
     canonical: str | None = None
     fields: dict = field(default_factory=dict)
     needs_render: bool = False
@@ -207,20 +313,27 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
     struct = markdown_structure(md)
     heading_count = len(struct["headings"])
 
+    held = v.content_chars if v.page_content_chars is None else v.page_content_chars
+    md_chars = len(md.strip())
+
     # 1. transport and wrong route
-    challenge = detect_bot_challenge(v.html_text, v.http_status, v.page_visible_chars)
+    challenge = detect_bot_challenge(v.html_text, v.http_status, v.page_visible_chars, held)
     if challenge:
         reasons.append(Reason.BOT_CHALLENGE)
-        detail["bot_challenge_vendor"] = challenge
+        detail["bot_challenge_vendor"] = challenge["vendor"]
+        detail["bot_challenge"] = challenge
     if v.http_status is not None and v.http_status >= 400 and not challenge:
         reasons.append(Reason.HTTP_ERROR)
         detail["http_status"] = v.http_status
-    if detect_login_wall(v.has_password_field, f"{v.title}\n{v.page_text}", v.content_chars):
+    wall = detect_login_wall(v.has_password_field, f"{v.title}\n{v.page_text}", held, markdown_chars=md_chars, paywall=v.paywall)
+    if wall:
         reasons.append(Reason.LOGIN_WALL)
+        detail["login_wall"] = wall
     marker = detect_soft_404(v.title, v.first_heading, v.content_chars, recipe.wrong_route_markers)
     if marker and not (v.http_status or 200) >= 400:
         reasons.append(Reason.SOFT_404)
         detail["soft_404_marker"] = marker
+        detail["soft_404"] = {"marker": marker, "content_chars": v.content_chars, "max_content_chars": SOFT_404_MAX_CONTENT_CHARS}
     if v.canonical and recipe.canonical_check != "off":
         from urllib.parse import urljoin
 
@@ -236,20 +349,30 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
     # 2. shells that were not (or could not be) rendered
     if v.needs_render and not v.rendered:
         reasons.append(Reason.SHELL_PAGE)
+        detail["shell_page"] = {"page_content_chars": held, "page_visible_chars": v.page_visible_chars}
 
-    # 3. content presence
-    md_chars = len(md.strip())
-    if md_chars == 0:
-        reasons.append(Reason.EXTRACTION_EMPTY)
-    elif md_chars < recipe.min_markdown_chars:
-        reasons.append(Reason.TOO_SHORT)
+    # 3. content presence, relative to what the page holds
+    if md_chars < recipe.min_markdown_chars or md_chars == 0:
+        failure_at = EXTRACTION_FAILURE_PAGE_FACTOR * recipe.min_markdown_chars
+        failed = md_chars == 0 or held >= failure_at
+        reasons.append(Reason.EXTRACTION_EMPTY if failed else Reason.TOO_SHORT)
         detail["min_markdown_chars"] = recipe.min_markdown_chars
+        detail["length"] = {
+            "markdown_chars": md_chars,
+            "min_markdown_chars": recipe.min_markdown_chars,
+            "page_content_chars": held,
+            "page_visible_chars": v.page_visible_chars,
+            # at or above this, a short Markdown is an extraction failure, not a short page
+            "extraction_failure_page_chars": failure_at,
+        }
     if heading_count < recipe.min_headings:
         reasons.append(Reason.TOO_FEW_HEADINGS)
         detail["min_headings"] = recipe.min_headings
+        detail["heading_count"] = heading_count
     if v.boilerplate_ratio > recipe.max_boilerplate_ratio:
         reasons.append(Reason.BOILERPLATE_HEAVY)
         detail["max_boilerplate_ratio"] = recipe.max_boilerplate_ratio
+        detail["boilerplate_ratio"] = round(v.boilerplate_ratio, 4)
     missing = [f for f in recipe.required_fields if not v.fields.get(f)]
     if missing:
         reasons.append(Reason.MISSING_FIELD)
@@ -284,3 +407,42 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
         boilerplate_ratio=v.boilerplate_ratio,
         wrong_route_detected=wrong_route,
     )
+
+
+_DETAIL_KEY = {
+    "bot_challenge": "bot_challenge",
+    "login_wall": "login_wall",
+    "soft_404": "soft_404",
+    "shell_page": "shell_page",
+    "gate_failed": "gate_failed",
+    "extraction_empty": "length",
+    "too_short": "length",
+}
+_FLAT_KEYS = {
+    "http_error": ("http_status",),
+    "canonical_mismatch": ("canonical",),
+    "too_few_headings": ("heading_count", "min_headings"),
+    "boilerplate_heavy": ("boilerplate_ratio", "max_boilerplate_ratio"),
+    "missing_field": ("missing_fields",),
+    "broken_structure": ("structure",),
+}
+
+
+def describe_drop(reason: str, detail: dict) -> str | None:
+    """One line for ``drop_detail``: the drop reason's measured values and thresholds, as
+    ``key=value`` pairs in a fixed order (the full detail is in ``validation_report.detail``)."""
+    key = _DETAIL_KEY.get(reason)
+    if key and isinstance(detail.get(key), dict):
+        items = list(detail[key].items())
+    else:
+        items = [(k, detail[k]) for k in _FLAT_KEYS.get(reason, ()) if k in detail]
+    if not items:
+        return None
+    parts = []
+    for k, val in items:
+        if isinstance(val, (list, tuple)):
+            val = ",".join(str(x) for x in val)
+        elif isinstance(val, dict) and "value" in val:
+            val = f"{val['value']} (threshold {val.get('threshold')})"
+        parts.append(f"{k}={val}")
+    return f"{reason}: " + "; ".join(parts)
