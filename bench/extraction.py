@@ -1,9 +1,11 @@
-"""Article-extraction benchmark: gatecrawl vs trafilatura on the same pages, same run.
+"""Extraction benchmark: gatecrawl's convert() vs trafilatura and readability-lxml, same run.
 
-Usage: ``python -m bench.extraction [--data DIR] [--limit N]``
+Usage: ``python -m bench.extraction [--corpus article-extraction|wcxb-dev|all] [--data DIR]
+[--limit N] [--worst N]``
 
 Corpus layout (Scrapinghub article-extraction-benchmark): ``DIR/html/<id>.html.gz`` and
-``DIR/ground-truth.json`` mapping ``<id>`` to ``{"articleBody": ..., "url": ...}``.
+``DIR/ground-truth.json`` mapping ``<id>`` to ``{"articleBody": ..., "url": ...,
+"page_type": ...}`` (``page_type`` optional; missing means article).
 
 Scoring follows that benchmark: text -> tokens (runs of ``\\w``, re.UNICODE), tokens ->
 4-token shingles; per page precision = shared / predicted and recall = shared / gold over
@@ -11,23 +13,20 @@ shingle multisets (Counter intersection); a page with no prediction has recall 0
 left out of the precision mean; precision and recall are averaged over pages and F1 is the
 harmonic mean of the two means.
 
-gatecrawl runs with the default recipe options: bylines, datelines and captions that the
-second-opinion extractor leaves out go to the evidence packet, not the Markdown body. A
-second, informational pass with ``content.keep_bylines`` and ``content.keep_captions`` on
-reports ``keep_bylines_captions_f1`` (row ``gc+keep``).
+What is scored is what users get: ``gatecrawl.core.convert.convert()`` with the default
+recipe, a dropped page counting as empty (``convert_f1``); ``markdown_f1`` scores the same
+Markdown with drops ignored. gatecrawl is scored on the text a reader of its Markdown sees:
+the Markdown is rendered (markdown-it-py, GFM tables) and the visible text is taken (link
+and image targets, alt text and the Markdown syntax markers are not text). trafilatura runs
+with its defaults, readability-lxml with its defaults (text of ``summary()``).
 
-gatecrawl is scored on the text a reader of its Markdown sees: the Markdown is rendered
-(markdown-it-py, GFM tables) and the visible text is taken (link and image targets and the
-Markdown syntax markers are not text). Image alt text is dropped as well (a reader sees
-the image, not its alt text).
-
-Speed: each page is converted by gatecrawl's extraction core (``parse_html`` ->
-``select_main`` -> ``to_markdown``) and by trafilatura back to back (interleaved, so that
-load from other processes hits both alike); pages/s = pages / summed wall time. When
-``gatecrawl.core.convert`` exists, a second pass through the full ``convert()`` (quality
-gates, validation, evidence packet on top of the core) reports ``convert_pages_per_s`` and
-how many pages gave the same Markdown as the core (``convert_same_markdown``).
-The last line printed is one JSON object with the figures.
+Figures per page type and per half of the corpus split by site (``half:tune`` /
+``half:check``: tune on one, check on the other); ``collapsed`` counts pages where
+convert() scores F1 < 0.2 while trafilatura scores >= 0.8. Speed: convert(), trafilatura
+and readability-lxml run back to back on each page (interleaved, so load from other
+processes hits all alike); pages/s = pages / summed wall time; ``speed_ratio`` is
+convert()'s pages/s over trafilatura's. The last line printed is one JSON object: one entry
+per corpus under ``corpora`` (with one corpus, its figures are also at the top level).
 """
 
 from __future__ import annotations
@@ -153,95 +152,178 @@ def markdown_visible_text(md: str) -> str:
     return "".join(out)
 
 
+CORPORA = {
+    "article-extraction": (REPO_ROOT / ".." / "shared" / "bench" / "article-extraction").resolve(),
+    "wcxb-dev": (REPO_ROOT / ".." / "shared" / "bench" / "wcxb-dev").resolve(),
+}
+#: a page "collapses" when gatecrawl scores under this F1 while trafilatura scores at least COLLAPSE_REF
+COLLAPSE_MAX = 0.2
+COLLAPSE_REF = 0.8
+
+
+def page_f1(pr: float | None, rc: float) -> float:
+    return 0.0 if pr is None or pr + rc == 0 else 2 * pr * rc / (pr + rc)
+
+
+def host_half(url: str) -> str:
+    """``tune`` or ``check``: a split by site (host without ``www.``), stable across runs."""
+    import hashlib
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    host = host[4:] if host.startswith("www.") else host
+    return "tune" if hashlib.sha256(host.encode()).digest()[0] % 2 == 0 else "check"
+
+
+def load_types(data: Path, ids) -> dict[str, str]:
+    gt = json.loads((data / "ground-truth.json").read_text(encoding="utf-8"))
+    return {pid: gt[pid].get("page_type") or "article" for pid in ids}
+
+
+def _readability_text(body: bytes) -> str | None:
+    try:
+        import lxml.html
+        from readability import Document
+    except ImportError:
+        return None
+    try:
+        return lxml.html.fromstring(Document(body).summary()).text_content()
+    except Exception:
+        return ""
+
+
+def run_corpus(data: Path, args) -> tuple[dict, list]:
+    """Score one corpus; returns (figures, table rows)."""
+    import trafilatura
+
+    from gatecrawl.core.convert import convert
+
+    pages, gold, urls = load_corpus(data, args.limit)
+    ids = sorted(pages)
+    types = load_types(data, ids)
+    stored: dict[str, str] = {}  # what the store gets: a dropped page is empty
+    markdown: dict[str, str] = {}  # convert()'s Markdown, drops ignored
+    drops: Counter = Counter()
+    traf_txt: dict[str, str | None] = {}
+    read_txt: dict[str, str | None] = {}
+    t_conv = t_traf = t_read = 0.0
+    for pid in ids:
+        t0 = time.perf_counter()
+        res = convert(pages[pid], urls[pid], content_type="text/html")
+        t1 = time.perf_counter()
+        if not args.no_trafilatura:
+            traf_txt[pid] = trafilatura.extract(pages[pid])
+        t2 = time.perf_counter()
+        if not args.no_readability:
+            read_txt[pid] = _readability_text(pages[pid])
+        t3 = time.perf_counter()
+        t_conv += t1 - t0
+        t_traf += t2 - t1
+        t_read += t3 - t2
+        markdown[pid] = markdown_visible_text(res.markdown)
+        stored[pid] = markdown[pid] if res.ok else ""
+        if not res.ok:
+            drops[res.drop_reason] += 1
+    n = len(ids)
+    conv = score(stored, gold)
+    md = score(markdown, gold)
+    out: dict = {
+        "pages": n,
+        "convert_f1": round(conv["f1"], 4),
+        "convert_precision": round(conv["precision"], 4),
+        "convert_recall": round(conv["recall"], 4),
+        "dropped": sum(drops.values()),
+        "drop_reasons": dict(sorted(drops.items())),
+        "markdown_f1": round(md["f1"], 4),
+        "convert_pages_per_s": round(n / t_conv, 2) if t_conv else None,
+    }
+    rows = [("convert()", conv["precision"], conv["recall"], conv["f1"], n / t_conv if t_conv else 0.0),
+            ("markdown", md["precision"], md["recall"], md["f1"], float("nan"))]
+    traf = read = None
+    if not args.no_trafilatura:
+        traf = score(traf_txt, gold)
+        tpps = n / t_traf if t_traf else 0.0
+        rows.append(("trafilatura", traf["precision"], traf["recall"], traf["f1"], tpps))
+        out.update(trafilatura_f1=round(traf["f1"], 4), trafilatura_pages_per_s=round(tpps, 2),
+                   speed_ratio=round((n / t_conv) / tpps, 3) if tpps and t_conv else None)
+        collapsed = [pid for pid in ids if page_f1(*conv["per_page"][pid]) < COLLAPSE_MAX
+                     and page_f1(*traf["per_page"][pid]) >= COLLAPSE_REF]
+        out["collapsed"] = len(collapsed)
+        out["collapsed_share"] = round(len(collapsed) / n, 4) if n else 0.0
+        out["collapsed_ids"] = collapsed[:50]
+    if not args.no_readability:
+        read = score(read_txt, gold)
+        rows.append(("readability", read["precision"], read["recall"], read["f1"], n / t_read if t_read else 0.0))
+        out["readability_f1"] = round(read["f1"], 4)
+    groups: dict[str, list[str]] = {}
+    for pid in ids:
+        groups.setdefault(f"type:{types[pid]}", []).append(pid)
+        groups.setdefault(f"half:{host_half(urls[pid])}", []).append(pid)
+    breakdown = {}
+    for name in sorted(groups):
+        sub = groups[name]
+        g = {pid: gold[pid] for pid in sub}
+        entry = {"pages": len(sub), "convert_f1": round(score({p: stored[p] for p in sub}, g)["f1"], 4),
+                 "markdown_f1": round(score({p: markdown[p] for p in sub}, g)["f1"], 4),
+                 "dropped": sum(1 for p in sub if stored[p] != markdown[p])}
+        if traf is not None:
+            entry["trafilatura_f1"] = round(score({p: traf_txt[p] for p in sub}, g)["f1"], 4)
+        if read is not None:
+            entry["readability_f1"] = round(score({p: read_txt[p] for p in sub}, g)["f1"], 4)
+        breakdown[name] = entry
+    out["groups"] = breakdown
+    if args.worst:
+        worst = sorted((page_f1(*conv["per_page"][pid]), pid) for pid in ids)[:args.worst]
+        out["worst"] = [[pid, round(f, 3)] for f, pid in worst]
+    return out, rows
+
+
+def _print_corpus(name: str, out: dict, rows: list) -> None:
+    print(f"== {name}: {out['pages']} pages, {out['dropped']} dropped {out['drop_reasons']}")
+    print(f"{'system':<12} {'precision':>9} {'recall':>7} {'f1':>7} {'pages/s':>8}")
+    for sys_name, p, r, f, sp in rows:
+        speed = f"{sp:8.2f}" if sp == sp else f"{'-':>8}"  # nan: not timed
+        print(f"{sys_name:<12} {p:9.4f} {r:7.4f} {f:7.4f} {speed}")
+    print(f"{'group':<20} {'pages':>5} {'convert':>8} {'traf':>7} {'read':>7} {'dropped':>7}")
+    for g, e in out["groups"].items():
+        print(f"{g:<20} {e['pages']:5d} {e['convert_f1']:8.4f} {e.get('trafilatura_f1', float('nan')):7.4f} "
+              f"{e.get('readability_f1', float('nan')):7.4f} {e['dropped']:7d}")
+    if "collapsed" in out:
+        print(f"collapsed (F1 < {COLLAPSE_MAX} while trafilatura >= {COLLAPSE_REF}): {out['collapsed']} "
+              f"({out['collapsed_share']:.2%}) {out['collapsed_ids'][:20]}")
+    if out.get("speed_ratio") is not None:
+        print(f"convert() {out['convert_pages_per_s']} pages/s, trafilatura {out['trafilatura_pages_per_s']} "
+              f"pages/s: ratio {out['speed_ratio']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--corpus", choices=[*CORPORA, "all"], default=None,
+                    help="a named corpus (default: article-extraction, or --data)")
+    ap.add_argument("--data", type=Path, default=None, help="a corpus folder in the same layout")
     ap.add_argument("--limit", type=int, default=None)
-    ap.add_argument("--worst", type=int, default=0, help="list the N worst pages (by F1)")
-    ap.add_argument("--no-trafilatura", action="store_true",
-                    help="skip the trafilatura baseline (for quick iteration)")
-    ap.add_argument("--no-keep-variant", action="store_true",
-                    help="skip the informational pass with keep_bylines/keep_captions on")
-    ap.add_argument("--no-convert", action="store_true",
-                    help="skip the informational pass through gatecrawl.core.convert")
+    ap.add_argument("--worst", type=int, default=0, help="list the N worst pages (by convert() F1)")
+    ap.add_argument("--no-trafilatura", action="store_true", help="skip the trafilatura baseline")
+    ap.add_argument("--no-readability", action="store_true", help="skip the readability-lxml baseline")
     args = ap.parse_args(argv)
 
     import warnings
 
     warnings.filterwarnings("ignore")
-    pages, gold, urls = load_corpus(args.data, args.limit)
-    ids = sorted(pages)
-    run = core_converter()
-    import trafilatura
-
-    ours_md: dict[str, str] = {}
-    traf_txt: dict[str, str | None] = {}
-    t_ours = 0.0
-    t_traf = 0.0
-    for pid in ids:
-        t0 = time.perf_counter()
-        ours_md[pid] = run(pages[pid], urls[pid])
-        t1 = time.perf_counter()
-        if not args.no_trafilatura:
-            traf_txt[pid] = trafilatura.extract(pages[pid])
-        t2 = time.perf_counter()
-        t_ours += t1 - t0
-        t_traf += t2 - t1
-
-    ours_txt = {pid: markdown_visible_text(md) for pid, md in ours_md.items()}
-    ours = score(ours_txt, gold)
-    n = len(ids)
-    pps = n / t_ours if t_ours else 0.0
-    result = {
-        "pages": n,
-        "precision": round(ours["precision"], 4),
-        "recall": round(ours["recall"], 4),
-        "f1": round(ours["f1"], 4),
-        "pages_per_s": round(pps, 2),
-    }
-    rows = [("gatecrawl", ours["precision"], ours["recall"], ours["f1"], pps)]
-    if not args.no_trafilatura:
-        traf = score(traf_txt, gold)
-        tpps = n / t_traf if t_traf else 0.0
-        rows.append(("trafilatura", traf["precision"], traf["recall"], traf["f1"], tpps))
-        result.update({
-            "trafilatura_f1": round(traf["f1"], 4),
-            "trafilatura_pages_per_s": round(tpps, 2),
-            "speed_ratio": round(pps / tpps, 3) if tpps else None,
-        })
-    full = None if args.no_convert else convert_entry_point()
-    if full is not None:
-        # Same pages through the full convert() (gates, validation, evidence packet): its
-        # speed is reported for information; its Markdown should equal the core's.
-        t_full = 0.0
-        same = 0
-        for pid in ids:
-            t0 = time.perf_counter()
-            md = full(pages[pid], urls[pid])
-            t_full += time.perf_counter() - t0
-            same += md == ours_md[pid]
-        result["convert_pages_per_s"] = round(n / t_full, 2) if t_full else None
-        result["convert_same_markdown"] = same
-    if not args.no_keep_variant:
-        # For information: the same core with the recipe options that keep every byline,
-        # dateline and caption in the Markdown body (content.keep_bylines/keep_captions).
-        keep_run = core_converter(keep_bylines=True, keep_captions=True)
-        keep_txt = {pid: markdown_visible_text(keep_run(pages[pid], urls[pid])) for pid in ids}
-        keep = score(keep_txt, gold)
-        rows.append(("gc+keep", keep["precision"], keep["recall"], keep["f1"], float("nan")))
-        result["keep_bylines_captions_f1"] = round(keep["f1"], 4)
-    if args.worst:
-        worst = []
-        for pid, (pr, rc) in ours["per_page"].items():
-            f = 0.0 if pr is None or pr + rc == 0 else 2 * pr * rc / (pr + rc)
-            worst.append((f, pid, pr, rc))
-        worst.sort()
-        for f, pid, pr, rc in worst[:args.worst]:
-            print(f"{f:.3f} p={pr if pr is None else round(pr, 3)} r={rc:.3f} {pid} {urls[pid]}")
-    print(f"{'system':<12} {'precision':>9} {'recall':>7} {'f1':>7} {'pages/s':>8}")
-    for name, p, r, f, s in rows:
-        speed = f"{s:8.2f}" if s == s else f"{'-':>8}"  # nan: not timed
-        print(f"{name:<12} {p:9.4f} {r:7.4f} {f:7.4f} {speed}")
+    if args.data is not None:
+        targets = {args.data.name: args.data}
+    elif args.corpus == "all":
+        targets = dict(CORPORA)
+    else:
+        name = args.corpus or "article-extraction"
+        targets = {name: CORPORA[name]}
+    result: dict = {"corpora": {}}
+    for name, data in targets.items():
+        out, rows = run_corpus(data, args)
+        _print_corpus(name, out, rows)
+        result["corpora"][name] = out
+    if len(targets) == 1:
+        result.update(next(iter(result["corpora"].values())))
     print(json.dumps(result, sort_keys=False))
     return 0
 

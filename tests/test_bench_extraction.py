@@ -53,10 +53,35 @@ def test_main_prints_the_json_contract_last(tmp_path, capsys):
     assert main(["--data", str(tmp_path)]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     result = json.loads(last)
-    for key in ("pages", "precision", "recall", "f1", "pages_per_s", "trafilatura_f1",
-                "trafilatura_pages_per_s", "speed_ratio", "keep_bylines_captions_f1"):
+    for key in ("pages", "convert_f1", "convert_precision", "convert_recall", "markdown_f1",
+                "dropped", "drop_reasons", "convert_pages_per_s", "trafilatura_f1",
+                "trafilatura_pages_per_s", "speed_ratio", "readability_f1", "collapsed",
+                "collapsed_share", "groups", "corpora"):
         assert key in result, key
     assert result["pages"] == 2
-    assert result["recall"] == pytest.approx(1.0)
-    assert result["f1"] > 0.9  # the title is the only extra text
-    assert result["convert_same_markdown"] == 2
+    assert result["convert_recall"] == pytest.approx(1.0)
+    assert result["convert_f1"] > 0.9  # the title is the only extra text
+    assert result["dropped"] == 0 and result["collapsed"] == 0
+    assert result["groups"]["type:article"]["pages"] == 2
+    assert sum(e["pages"] for k, e in result["groups"].items() if k.startswith("half:")) == 2
+
+
+def test_a_dropped_page_scores_as_empty(tmp_path, capsys):
+    """convert_f1 scores what the store gets: a page that validation drops counts as empty."""
+    (tmp_path / "html").mkdir()
+    gt = {}
+    for pid, body in (("ok", "".join(f"<p>Line {i} tells the reader about rivers and towns and "
+                                      "bridges.</p>" for i in range(8))),
+                      ("junk", "<p>Please sign in to continue reading.</p><form><input "
+                               "type=password></form>")):
+        html = f"<html><head><title>T</title></head><body><article><h1>H</h1>{body}</article></body></html>"
+        (tmp_path / "html" / f"{pid}.html.gz").write_bytes(gzip.compress(html.encode()))
+        gt[pid] = {"articleBody": "Please sign in to continue reading the story about rivers"
+                   if pid == "junk" else body.replace("<p>", "").replace("</p>", "\n"),
+                   "url": f"https://example.org/{pid}"}
+    (tmp_path / "ground-truth.json").write_text(json.dumps(gt), "utf-8")
+    assert main(["--data", str(tmp_path), "--no-readability"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["dropped"] == 1
+    assert result["convert_recall"] == pytest.approx(0.5, abs=0.01)
+    assert result["markdown_f1"] > result["convert_f1"]

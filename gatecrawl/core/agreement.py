@@ -137,6 +137,7 @@ class AgreementResult:
     #: ``own_agrees`` (the other candidates add nothing outside the own selection),
     #: ``own_widened`` (units both others keep are added), ``own_outvoted`` (the own
     #: selection shares almost nothing with the others: their agreed units replace it),
+    #: ``own_abstained`` (the own selection is (nearly) empty: what any other keeps stays),
     #: ``own_only`` (no other candidate had anything to say)
     mode: str
     candidates: dict  # name -> {"tokens", "kept_own_share"}
@@ -174,10 +175,18 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
                 return AgreementResult(keep=None, mode="own_agrees", candidates=_info(cands, ballots, own_tokens))
     info = _info(cands, ballots, own_tokens)
     speaking = [c for c in cands if c.tokens >= CANDIDATE_MIN_TOKENS]
-    if len(speaking) < 2:
-        return AgreementResult(keep=None, mode="own_only", candidates=info)
     n = len(ballots)
     others = [sum(b.votes.values()) for b in ballots]
+    if own_tokens < CANDIDATE_MIN_TOKENS and speaking:
+        # the own selection has (almost) nothing: it abstains, and what any other keeps stays
+        kept = [bool(b.tokens) and o >= 1 for b, o in zip(ballots, others)]
+        if any(kept):
+            return AgreementResult(
+                keep=frozenset(b.index for b, k in zip(ballots, kept) if k), mode="own_abstained",
+                candidates=info, removed=(),
+                added=tuple(b.index for b, k in zip(ballots, kept) if k and not b.own))
+    if len(speaking) < 2:
+        return AgreementResult(keep=None, mode="own_only", candidates=info)
     agreed = [bool(b.tokens) and o >= 2 for b, o in zip(ballots, others)]
     fresh = [a and not b.in_region for b, a in zip(ballots, agreed)]  # agreed, outside the own region
     # the own selection is outvoted when the others agree on a body of text it shares little with

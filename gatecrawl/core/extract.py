@@ -146,6 +146,11 @@ _NON_CONTENT = (
     "optgroup", "datalist", "map", "area", "audio", "video", "source", "track", "dialog",
     "head", "title", "meta", "link", "base", "param",
 )
+#: controls that an unclosed tag can stretch over the whole page
+_SWALLOWING = ("button", "dialog", "select", "textarea", "option", "map", "object", "canvas",
+               "audio", "video", "iframe", "template", "noscript")
+#: a control or hidden block holding more than this share of the page's text is kept (unwrapped)
+DOMINANT_SHARE = 0.5
 _BLOCKS = frozenset(
     "address article aside blockquote body center dd details dialog dir div dl dt fieldset "
     "figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html listing main "
@@ -301,15 +306,32 @@ _HIDDEN_CANDIDATES = lxml.etree.XPath(
 
 
 def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
-    """Remove non-content and hidden elements from the working copy."""
+    """Remove non-content and hidden elements from the working copy.
+
+    A control or hidden block that holds most of the page's text is the page, not chrome:
+    an unclosed ``<button>`` or ``<dialog>`` swallows the rest of the document, and streamed
+    pages park their content in a ``hidden`` block that a script reveals. Such an element
+    is unwrapped (its text stays) instead of removed (``keep_dominant_block``)."""
+    total = None
+    for el in body.iter(*_SWALLOWING):
+        if total is None:
+            total = _text_len(body)
+        if total and _text_len(el) > DOMINANT_SHARE * total:
+            el.tag = "div"
+            fired.add("keep_dominant_block")
     # C-level removal; the text after a removed element (its tail) is kept
     lxml.etree.strip_elements(body, *_NON_CONTENT, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
+    total = None
     for el in _HIDDEN_CANDIDATES(body):
         if el is body or not _is_el(el) or el.getparent() is None:
             continue
         if _is_hidden(el):
-            # Do not drop a hidden block that holds most of the page (lazy "reveal" pages).
+            if total is None:
+                total = _text_len(body)
+            if total and _text_len(el) > DOMINANT_SHARE * total:
+                fired.add("keep_dominant_block")
+                continue
             _drop(el)
             fired.add("exclude_hidden")
 
@@ -1159,6 +1181,15 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         if chosen is not None:
             break
 
+    # The candidates' vote sees the page before the own pattern rules: a unit those rules
+    # removed can come back when both other candidates keep it.
+    vote_units: list = []
+    if chosen is None and agreement and not keep_comments:
+        for i, u in enumerate(_leaf_units(body, _VOTE_UNITS)):
+            u.set(UNIT_ATTR, str(i))
+        vote_body = copy.deepcopy(body)
+        vote_units = _leaf_units(vote_body, _VOTE_UNITS)
+
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
         _clean_patterns(body, keep_comments=keep_comments, fired=fired)
@@ -1199,12 +1230,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         chosen = body
         rule, selector = "body_fallback", "body"
 
-    use_vote = agreement and rule != "recipe_selector" and not keep_comments
-    units: list = []
-    if use_vote:
-        units = _leaf_units(body, _VOTE_UNITS)
-        for i, u in enumerate(units):
-            u.set(UNIT_ATTR, str(i))
+    units = vote_units if rule != "recipe_selector" else []
     root = copy.deepcopy(chosen)
     root.tail = None
     if rule == "recipe_selector":
@@ -1225,7 +1251,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
                             keep_captions=keep_captions, set_aside=set_aside, removed=removed)
-    if use_vote and units:
+    if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
         region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
         ballots = [Ballot(i, _TOKEN_RX.findall(u.text_content().lower()), i in own_idx, u.tag,
@@ -1235,7 +1261,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         agreement_info = res.to_dict()
         if res.keep is not None:
             kept_units = [units[i] for i in sorted(res.keep)]
-            container = _common_ancestor(kept_units, body) if kept_units else chosen
+            container = _common_ancestor(kept_units, vote_body) if kept_units else chosen
             if container is not chosen:
                 rule = "agreement"
                 selector = _selector_of(container, rule)
