@@ -107,7 +107,8 @@ def page_quality(text: str, image_cover: float) -> dict:
     body = text.replace("\ufffe", "").replace("\x02", "")
     chars = len("".join(body.split()))
     bad = len(_BAD_RE.findall(body)) if chars else 0
-    words = body.lower().split()
+    # tokens with a letter or digit: dot leaders of a table of contents are not repeated words
+    words = [w for w in body.lower().split() if _WORD_RE.search(w)]
     uwr = len(set(words)) / len(words) if words else 0.0
     bad_share = bad / chars if chars else 0.0
     blank = chars < MIN_PAGE_CHARS and image_cover < 0.02
