@@ -39,6 +39,10 @@ _EDGE_RE = re.compile(r"^[^\w]+|[^\w]+$")
 _SPLIT_RE = re.compile(r"['\u2019\-./&]")
 _CODE_RE = re.compile(r"[_@#:/\\=<>{}\[\]()|~^*+$%]")
 _VOWELS = frozenset("aeiouy")
+_EDGE_PUNCT = "\"'()[]{}.,;:!?\u2018\u2019\u201c\u201d"
+_HAS_VOWEL = re.compile("[aeiouy]")
+_CONSONANTS8 = re.compile("[^aeiouy]{8}")
+SAMPLE_TOKENS = 200  # tokens classified per page (every k-th): word share is a share
 
 
 def _script(ch: str) -> str:
@@ -56,6 +60,15 @@ def classify_token(tok: str) -> int:
     """1: looks like a word; 0: neutral (numbers, codes, identifiers, punctuation); -1: junk
     (the signature of a broken text layer: bad characters, mojibake, symbols or mixed scripts
     inside a word, random case, a long Latin run with no vowel)."""
+    plain = tok.strip(_EDGE_PUNCT)
+    if plain.isascii() and plain.isalpha():  # fast path: most tokens of most documents
+        if not (plain.islower() or plain.isupper() or plain[1:].islower()):
+            if sum(1 for a, b in zip(plain, plain[1:]) if a.islower() and b.isupper()) > 1:
+                return -1
+        low = plain.lower()
+        if len(low) >= 5 and not _HAS_VOWEL.search(low) or _CONSONANTS8.search(low):
+            return -1
+        return 1
     if _BAD_RE.search(tok) or _MOJIBAKE_RE.search(tok):
         return -1
     core = _EDGE_RE.sub("", tok)
@@ -74,7 +87,7 @@ def classify_token(tok: str) -> int:
             low = p.lower()
             if len(low) >= 5 and not (_VOWELS & set(low)):
                 return -1
-            if re.search(r"[^aeiouy]{8}", low):
+            if _CONSONANTS8.search(low):
                 return -1
         return 1
     scripts = set()
@@ -100,12 +113,14 @@ def text_signals(text: str, cache: dict | None = None) -> dict:
     cache = {} if cache is None else cache
     good = junk = 0
     text = text.replace("\ufffe", "").replace("\x02", "")  # PDFium's soft-hyphen markers
-    for tok in text.split():
+    toks = text.split()
+    for tok in toks[::-(-len(toks) // SAMPLE_TOKENS) or 1]:  # an even, deterministic sample
         v = cache.get(tok)
         if v is None:
             v = classify_token(tok)
-            if len(cache) < 50_000:
-                cache[tok] = v
+            if len(cache) >= 100_000:
+                cache.clear()
+            cache[tok] = v
         if v > 0:
             good += 1
         elif v < 0:

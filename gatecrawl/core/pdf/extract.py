@@ -259,11 +259,14 @@ def _ocr_lines(text: str, page_no: int, height: float) -> list[Line]:
     return out
 
 
+_TOKEN_CLASSES: dict[str, int] = {}
+
+
 def _map_error_share(tp, lines: list[Line]) -> float:
-    """Share of sampled characters (first and last of each line, up to 200 lines) whose font gives
-    PDFium no Unicode mapping: the text may be glyph codes, not what the page shows."""
+    """Share of sampled characters (first and last of every k-th line, about 20 lines) whose font
+    gives PDFium no Unicode mapping: the text may be glyph codes, not what the page shows."""
     n = errs = 0
-    for ln in lines[:200]:
+    for ln in lines[::-(-len(lines) // 20) or 1]:
         for idx in (ln.start, ln.end - 1):
             if idx >= 0:
                 n += 1
@@ -294,7 +297,7 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
     """The whole per-document pass; returns the result dict (without elapsed_ms)."""
     min_conf = float(job.get("min_confidence", MIN_CONFIDENCE))
     pdf = open_document(data)
-    cache: dict = {}
+    cache = _TOKEN_CLASSES  # classify_token is pure: the cache spans documents
     try:
         n_pages = len(pdf)
         if n_pages > job["max_pages"]:

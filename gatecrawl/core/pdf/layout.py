@@ -44,6 +44,7 @@ _LIGATURES = {
 _LIG_RE = re.compile("[" + "".join(_LIGATURES) + "]")
 _WS_RE = re.compile(r"\s+")
 _WORD_RE = re.compile(r"\w+")
+_WORD_TOKEN_RE = re.compile(r"\S*\w\S*")  # whitespace-separated tokens with a letter or digit
 _PAGE_NO_RE = re.compile(
     r"^[\W_]*(?:(?:page|p\.|pg\.?|seite|pagina|página)\s*)?"
     r"(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s*(?:of|/|von|de|sur)\s*\d{1,4})?[\W_]*$",
@@ -108,7 +109,7 @@ def page_quality(text: str, image_cover: float) -> dict:
     chars = len("".join(body.split()))
     bad = len(_BAD_RE.findall(body)) if chars else 0
     # tokens with a letter or digit: dot leaders of a table of contents are not repeated words
-    words = [w for w in body.lower().split() if _WORD_RE.search(w)]
+    words = _WORD_TOKEN_RE.findall(body.lower())
     uwr = len(set(words)) / len(words) if words else 0.0
     bad_share = bad / chars if chars else 0.0
     blank = chars < MIN_PAGE_CHARS and image_cover < 0.02
