@@ -303,3 +303,13 @@ def _append_scanned(doc: bytes, page: pdfgen.Page) -> bytes:
     out = io.BytesIO()
     w.write(out)
     return out.getvalue()
+
+
+def test_table_of_contents_dot_leaders_are_not_a_junk_layer():
+    from gatecrawl.core.pdf.layout import page_quality
+
+    toc = "".join(f"{i} Section {w} " + ". " * 30 + f"{i * 3}\n"
+                  for i, w in enumerate(["one", "two", "three", "four", "five", "six"], 1))
+    q = page_quality(toc, 0.0)
+    assert not q["needs_ocr"] and q["unique_word_ratio"] > 0.08
+    assert page_quality("aaa " * 100, 0.0)["needs_ocr"]  # one word repeated still is

@@ -108,9 +108,12 @@ def page_quality(text: str, image_cover: float) -> dict:
     body = text.replace("\ufffe", "").replace("\x02", "")
     chars = len("".join(body.split()))
     bad = len(_BAD_RE.findall(body)) if chars else 0
-    # tokens with a letter or digit: dot leaders of a table of contents are not repeated words
-    words = _WORD_TOKEN_RE.findall(body.lower())
+    words = body.lower().split()
     uwr = len(set(words)) / len(words) if words else 0.0
+    if len(words) >= 40 and uwr < REPEAT_RATIO_MIN:
+        # only tokens with a letter or digit: dot leaders (a table of contents) are not words
+        words = _WORD_TOKEN_RE.findall(body.lower())
+        uwr = len(set(words)) / len(words) if words else 0.0
     bad_share = bad / chars if chars else 0.0
     blank = chars < MIN_PAGE_CHARS and image_cover < 0.02
     needs_ocr = not blank and (
