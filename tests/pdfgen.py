@@ -206,6 +206,33 @@ class Page:
         self.ops.append(b"q %.2f 0 0 %.2f %.2f %.2f cm %s Do Q" % (dw, dh, x, y, name))
 
 
+def tounicode_cmap(mapping: dict[str, str]) -> bytes:
+    """A ToUnicode CMap that maps each single-byte code (given as its WinAnsi character) to the
+    Unicode string given; codes not listed keep their encoding's meaning."""
+    entries = [
+        b"<%02X> <%s>" % (k.encode("cp1252")[0], v.encode("utf-16-be").hex().upper().encode())
+        for k, v in sorted(mapping.items())
+    ]
+    return (
+        b"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+        b"/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+        b"/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+        b"1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+        + b"%d beginbfchar\n" % len(entries) + b"\n".join(entries) + b"\nendbfchar\n"
+        b"endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+    )
+
+
+# Broken ToUnicode maps, as seen in the wild: text that renders right but extracts as garbage.
+GARBLED_MAPS = {
+    # UTF-8 bytes of accented vowels read back as cp1252 ("Ã©")
+    "mojibake": {"a": "\u00c3\u00a1", "e": "\u00c3\u00a9", "i": "\u00c3\u00af",
+                 "o": "\u00c3\u00b3", "u": "\u00c3\u00ba"},
+    # a few frequent letters mapped into the private use area (about 15% of the characters)
+    "private_use": {"e": "\ue065", "t": "\ue074", "o": "\ue06f"},
+}
+
+
 def build_pdf(
     pages: list[Page],
     *,
@@ -213,13 +240,19 @@ def build_pdf(
     user_password: str | None = None,
     owner_password: str | None = None,
     file_id: bytes = b"gatecrawl-test-0",
+    tounicode: dict[str, str] | None = None,
 ) -> bytes:
     w = PdfWriter()
     catalog = w.reserve()
     tree = w.reserve()
-    f1 = w.add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    extra = b""
+    if tounicode:
+        extra = b" /ToUnicode %d 0 R" % w.add(b"<< >>", tounicode_cmap(tounicode))
+    f1 = w.add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding"
+               + extra + b" >>")
     f2 = w.add(
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>"
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding"
+        + extra + b" >>"
     )
     kids = []
     for page in pages:
@@ -429,8 +462,12 @@ def born_digital(
     file_id: bytes | None = None,
     user_password: str | None = None,
     owner_password: str | None = None,
+    garbled: str | None = None,
 ) -> GenDoc:
-    """An article: title, sections (and subsections) of wrapped paragraphs, optional table."""
+    """An article: title, sections (and subsections) of wrapped paragraphs, optional table.
+
+    ``garbled`` (a key of :data:`GARBLED_MAPS`) gives both fonts a broken ToUnicode map: the page
+    shows the text, its text layer does not (``source_text`` stays the shown text)."""
     rng = random.Random(seed)
     vocab = vocabulary()
     title = " ".join(w.capitalize() for w in rng.sample(vocab, 4))
@@ -469,6 +506,7 @@ def born_digital(
         user_password=user_password,
         owner_password=owner_password,
         file_id=file_id or b"born-%d" % seed,
+        tounicode=GARBLED_MAPS[garbled] if garbled else None,
     )
     return GenDoc(
         data=data,

@@ -46,7 +46,8 @@ def _assert_wellformed(r: PdfResult) -> None:
         assert r.markdown.strip() and r.markdown.endswith("\n") and not r.markdown.endswith("\n\n")
     else:
         assert r.reason in {"pdf_parse_failed", "pdf_encrypted", "pdf_timeout",
-                            "pdf_limits_exceeded", "pdf_worker_crashed", "pdf_needs_ocr"}
+                            "pdf_limits_exceeded", "pdf_worker_crashed", "pdf_needs_ocr",
+                            "pdf_partial", "pdf_low_confidence"}
         assert r.markdown == ""
 
 
@@ -64,7 +65,7 @@ def test_born_digital_text_quality(article):
     d, r = article
     _assert_wellformed(r)
     assert r.ok, r.detail
-    assert READER_VERSION == "pdf/2"
+    assert READER_VERSION == "pdf/3"
     assert r.page_count == d.page_count >= 2
     assert token_f1(strip_markdown(r.markdown), d.source_text) >= 0.98
     assert r.title == d.title
@@ -125,7 +126,9 @@ def test_provenance(article):
     assert len(prov) - len(heads) >= 3
     lines = r.markdown.split("\n")
     for p in prov:
-        assert set(p) == {"markdown_span", "page", "char_start", "char_end", "text_preview"}
+        assert set(p) == {"markdown_span", "page", "char_start", "char_end", "text_preview",
+                          "method"}
+        assert p["method"] == "text_layer"
         assert 1 <= p["page"] <= r.page_count
         assert 0 <= p["char_start"] < p["char_end"]
         assert p["markdown_span"] in lines or any(ln.startswith(p["markdown_span"]) for ln in lines)
@@ -192,7 +195,8 @@ def test_one_vs_eight_concurrent_identical():
         t.join(60)
     assert all(o is not None for o in out)
     assert out == serial
-    assert all(o["ok"] for o in out)
+    assert all(o["ok"] for o in out[:-1])
+    assert out[-1]["reason"] == "pdf_partial"  # the mixed document fails closed every time
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,14 +227,28 @@ def test_ocr_when_available():  # pragma: no cover - depends on the machine
     _assert_wellformed(r)  # blobs are not words: ok with text, or still needs OCR
 
 
-def test_mixed_pdf():
+def test_mixed_pdf_is_never_kept_silently_partial():
+    # three text pages and one scanned page, OCR off: fail closed as pdf_partial (it used to be
+    # kept with page 4 silently missing)
     r = read_pdf(pdfgen.mixed(3, 1))
+    _assert_wellformed(r)
+    assert not r.ok and r.reason == "pdf_partial"
+    assert r.needs_ocr_pages == [4] and r.missing_pages == [4] and r.strategy == "mixed"
+    assert "missing pages 4 (of 4)" in r.detail
+    assert [p["method"] for p in r.pages] == ["text_layer"] * 3 + ["missing"]
+    # pdf.allow_partial keeps the text pages, with the missing page listed
+    r = read_pdf(pdfgen.mixed(3, 1), limits=PdfLimits(allow_partial=True))
     assert r.ok, r.detail
-    assert r.needs_ocr_pages == [4]
+    assert r.missing_pages == [4] and r.strategy == "mixed" and r.confidence >= 0.9
+    assert any(w.startswith("missing_pages: 4") for w in r.warnings)
     assert "# Part 1\n" in r.markdown and "# Part 3\n" in r.markdown
-    r = read_pdf(pdfgen.mixed(1, 3))
+    # mostly scanned: still pdf_needs_ocr (too few text pages), whatever allow_partial says
+    r = read_pdf(pdfgen.mixed(1, 3), limits=PdfLimits(allow_partial=True))
     assert not r.ok and r.reason == "pdf_needs_ocr" and r.needs_ocr_pages == [2, 3, 4]
     r = read_pdf(pdfgen.mixed(1, 3), limits=PdfLimits(min_text_page_share=0.25))
+    assert not r.ok and r.reason == "pdf_partial" and r.missing_pages == [2, 3, 4]
+    r = read_pdf(pdfgen.mixed(1, 3), limits=PdfLimits(min_text_page_share=0.25,
+                                                      allow_partial=True))
     assert r.ok and r.needs_ocr_pages == [2, 3, 4]
 
 

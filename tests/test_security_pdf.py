@@ -16,7 +16,7 @@ import pdfgen  # noqa: E402
 from gatecrawl.core.pdf import PdfLimits, read_pdf  # noqa: E402
 from gatecrawl.demo.site import assemble_pdf  # noqa: E402
 
-TYPED = {"pdf_parse_failed", "pdf_encrypted", "pdf_timeout", "pdf_limits_exceeded", "pdf_worker_crashed", "pdf_needs_ocr"}
+TYPED = {"pdf_parse_failed", "pdf_encrypted", "pdf_timeout", "pdf_limits_exceeded", "pdf_worker_crashed", "pdf_needs_ocr", "pdf_partial", "pdf_low_confidence"}
 
 
 def _raw_pdf(objects: list[bytes]) -> bytes:

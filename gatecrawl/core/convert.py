@@ -369,11 +369,14 @@ def _convert_pdf(body, url, recipe, fetch, packet, t0) -> ConversionResult:
         rep = _failed_report(res.reason or Reason.PDF_PARSE_FAILED)
         if res.needs_ocr_pages:
             rep["detail"]["needs_ocr_pages"] = list(res.needs_ocr_pages)
+        if res.confidence is not None:  # the measured value and the threshold, for review
+            rep["detail"].update(pdf_strategy=res.strategy, pdf_confidence=res.confidence,
+                                 pdf_min_confidence=limits.min_confidence)
         return _finish(packet, "", rep, t0)
     md = res.markdown
     fields = {"title": res.title, "date": None, "author": None, "description": None}
     packet["fields"] = fields
-    packet["selection_rule"] = "pdf_text_layer"
+    packet["selection_rule"] = f"pdf_{res.strategy or 'text_layer'}"  # pdf_text_layer|pdf_ocr|pdf_mixed
     packet["sample_provenance"] = list(res.provenance)
     thresholds = GateThresholds.from_recipe(recipe)
     verdict = score(md, boilerplate_share=0.0, fields=fields, thresholds=thresholds, unique_text=unique_ratio_window(md))

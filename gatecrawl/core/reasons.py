@@ -47,6 +47,8 @@ class Reason(StrEnum):
     PDF_LIMITS_EXCEEDED = "pdf_limits_exceeded"
     PDF_WORKER_CRASHED = "pdf_worker_crashed"
     PDF_NEEDS_OCR = "pdf_needs_ocr"
+    PDF_PARTIAL = "pdf_partial"
+    PDF_LOW_CONFIDENCE = "pdf_low_confidence"
     # internal
     CONVERTER_ERROR = "converter_error"
 
@@ -85,5 +87,7 @@ REASON_DOCS: dict[str, str] = {
     "pdf_limits_exceeded": "The PDF exceeded the page-count, size or memory cap.",
     "pdf_worker_crashed": "The PDF worker process crashed (segfault, kill); the crawl went on.",
     "pdf_needs_ocr": "Too few pages have a usable text layer (a scanned PDF) and OCR is not enabled.",
+    "pdf_partial": "Some pages have no usable text layer and were not OCR'd (OCR off or refused): the Markdown would miss them (pdf.allow_partial keeps such documents).",
+    "pdf_low_confidence": "The document's text confidence is below pdf.min_confidence (garbled text layer, mojibake, unsure OCR): quarantined for review.",
     "converter_error": "An unexpected error inside the converter; the page is quarantined, never kept.",
 }

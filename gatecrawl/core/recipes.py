@@ -282,6 +282,8 @@ _PDF_KEYS: dict[str, Checker] = {
     "max_bytes": _int(1, 2**40),
     "min_text_page_share": _float(0.0, 1.0),
     "ocr": _bool,
+    "allow_partial": _bool,
+    "min_confidence": _float(0.0, 1.0),
 }
 
 
@@ -350,7 +352,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "validation.wrong_route_markers": (_list(_str), "wrong_route_markers", "Extra phrases that mark a wrong route (soft 404) when found in the title or first heading."),
     "validation.canonical_check": (_choice("off", "error_routes", "strict"), "canonical_check", "off; error_routes: drop when the canonical URL points at an error/login route; strict: drop on any canonical path mismatch."),
     "validation.strict_heading_hierarchy": (_bool, "strict_heading_hierarchy", "Drop pages whose headings skip levels (e.g. # then ###)."),
-    "pdf": (_pdf_table, "pdf", "PDF reader limits: timeout_s, max_pages, max_memory_mb, max_bytes, min_text_page_share, ocr (see the PDF section of the README)."),
+    "pdf": (_pdf_table, "pdf", "PDF reader limits: timeout_s, max_pages, max_memory_mb, max_bytes, min_text_page_share, ocr, allow_partial, min_confidence (see the PDF section of the README)."),
     "settings": (_settings_table, "settings", "Per-site Scrapy settings (politeness, concurrency), applied at spider priority."),
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-READER_VERSION = "pdf/2"
+READER_VERSION = "pdf/3"
 
 REASONS = (
     "pdf_parse_failed",
@@ -13,6 +13,8 @@ REASONS = (
     "pdf_limits_exceeded",
     "pdf_worker_crashed",
     "pdf_needs_ocr",
+    "pdf_partial",
+    "pdf_low_confidence",
 )
 
 
@@ -24,6 +26,8 @@ class PdfLimits:
     max_bytes: int = 64 * 2**20  # input size cap -> pdf_limits_exceeded
     min_text_page_share: float = 0.5  # usable-text pages / non-blank pages below this -> pdf_needs_ocr
     ocr: bool = False  # OCR needs_ocr pages with tesseract when installed; else fail closed
+    allow_partial: bool = False  # keep a document with missing (not OCR'd) pages -> else pdf_partial
+    min_confidence: float = 0.75  # document confidence below this -> pdf_low_confidence
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,11 @@ class PdfResult:
     needs_ocr_pages: list[int] = field(default_factory=list)
     provenance: list[dict] = field(default_factory=list)
     elapsed_ms: int = 0
+    strategy: str | None = None  # text_layer | ocr | mixed; None when no page was read
+    confidence: float | None = None  # 0..1 (see confidence.py); None when no page was read
+    warnings: list[str] = field(default_factory=list)
+    missing_pages: list[int] = field(default_factory=list)  # text not in the Markdown
+    ocr_pages: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """JSON-safe, fixed key order (field order; per-page and provenance keys sorted)."""
@@ -52,6 +61,11 @@ class PdfResult:
             "needs_ocr_pages": list(self.needs_ocr_pages),
             "provenance": [{k: p[k] for k in sorted(p)} for p in self.provenance],
             "elapsed_ms": self.elapsed_ms,
+            "strategy": self.strategy,
+            "confidence": self.confidence,
+            "warnings": list(self.warnings),
+            "missing_pages": list(self.missing_pages),
+            "ocr_pages": list(self.ocr_pages),
         }
 
 

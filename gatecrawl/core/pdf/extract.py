@@ -17,6 +17,7 @@ import tempfile
 import pypdfium2 as pdfium
 import pypdfium2.raw as R
 
+from gatecrawl.core.pdf.confidence import MIN_CONFIDENCE, assess, page_confidence, text_signals
 from gatecrawl.core.pdf.layout import Line, clean_text, page_quality, remove_running, render
 
 _FORCE_BOLD = 1 << 18
@@ -164,7 +165,7 @@ def page_lines(tp, page_no: int) -> tuple[str, list[Line]]:
     return text, lines
 
 
-def _ocr_page(page, timeout: float) -> str | None:
+def _ocr_page(page, timeout: float) -> tuple[str, dict] | None:
     exe = shutil.which("tesseract")
     if exe is None or timeout <= 1:
         return None
@@ -190,7 +191,7 @@ def _ocr_page(page, timeout: float) -> str | None:
             return None
         if p.returncode != 0:
             return None
-        return gate_ocr_words(p.stdout.decode("utf-8", "replace"))
+        return ocr_words(p.stdout.decode("utf-8", "replace"))
 
 
 OCR_MIN_WORD_CONF = 60.0    # words tesseract is less sure of are dropped
@@ -199,19 +200,30 @@ OCR_MIN_KEPT_SHARE = 0.6    # ... and so does one where most words were dropped
 
 
 def gate_ocr_words(tsv: str) -> str | None:
+    """Per-word confidence gating of tesseract's TSV output (see :func:`ocr_words`): the text, or
+    None when the page is refused."""
+    got = ocr_words(tsv)
+    return None if got is None else got[0]
+
+
+def ocr_words(tsv: str) -> tuple[str, dict] | None:
     """Per-word confidence gating of tesseract's TSV output: keep words with confidence
     >= OCR_MIN_WORD_CONF, rebuild lines and paragraphs, and refuse the page (None) when the
-    kept words are too few or too unsure: a bad OCR must fail closed, not pass as text."""
+    kept words are too few or too unsure: a bad OCR must fail closed, not pass as text.
+    Also returns the page's OCR signals: ``mean_conf`` over all words (dropped ones too),
+    ``words`` and ``kept``."""
     rows = [r.split("\t") for r in tsv.splitlines()[1:]]
     words = [r for r in rows if len(r) >= 12 and r[0] == "5" and r[11].strip()]
     if not words:
         return None
     kept = []
+    confs = []
     for r in words:
         try:
             conf = float(r[10])
         except ValueError:
             continue
+        confs.append(max(conf, 0.0))
         if conf >= OCR_MIN_WORD_CONF:
             kept.append(((int(r[2]), int(r[3]), int(r[4])), conf, r[11].strip()))
     if not kept or len(kept) / len(words) < OCR_MIN_KEPT_SHARE:
@@ -230,7 +242,9 @@ def gate_ocr_words(tsv: str) -> str | None:
         else:
             out.append(" " + text)
         prev = (block, par, line)
-    return "".join(out)
+    stats = {"mean_conf": round(sum(confs) / len(confs), 2) if confs else 0.0,
+             "words": len(words), "kept": len(kept)}
+    return "".join(out), stats
 
 
 def _ocr_lines(text: str, page_no: int, height: float) -> list[Line]:
@@ -245,9 +259,45 @@ def _ocr_lines(text: str, page_no: int, height: float) -> list[Line]:
     return out
 
 
+_TOKEN_CLASSES: dict[str, int] = {}
+
+
+def _map_error_share(tp, lines: list[Line]) -> float:
+    """Share of sampled characters (first and last of every k-th line, about 20 lines) whose font
+    gives PDFium no Unicode mapping: the text may be glyph codes, not what the page shows."""
+    n = errs = 0
+    for ln in lines[::-(-len(lines) // 20) or 1]:
+        for idx in (ln.start, ln.end - 1):
+            if idx >= 0:
+                n += 1
+                errs += R.FPDFText_HasUnicodeMapError(tp, idx) == 1
+    return round(errs / n, 4) if n else 0.0
+
+
+def _ocr(pdf, i: int, deadline: float, clock, cache: dict):
+    """OCR page i: (lines, quality, signals, confidence, ocr stats) or None when refused."""
+    helper = pdf[i]
+    try:
+        got = _ocr_page(helper, deadline - clock())
+        height = helper.get_height()
+    finally:
+        helper.close()
+    if got is None:
+        return None
+    otext, stats = got
+    q = page_quality(otext, 0.0)
+    if q["needs_ocr"] or q["blank"]:
+        return None
+    sig = text_signals(otext, cache)
+    conf = page_confidence(q["chars"], q["bad_char_share"], sig, 0.0, stats["mean_conf"])
+    return _ocr_lines(otext, i + 1, height), q, sig, conf, stats
+
+
 def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
     """The whole per-document pass; returns the result dict (without elapsed_ms)."""
+    min_conf = float(job.get("min_confidence", MIN_CONFIDENCE))
     pdf = open_document(data)
+    cache = _TOKEN_CLASSES  # classify_token is pure: the cache spans documents
     try:
         n_pages = len(pdf)
         if n_pages > job["max_pages"]:
@@ -260,7 +310,7 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
         except Exception:  # noqa: BLE001 - metadata is optional
             meta_title = None
         per_page: list[list[Line]] = []
-        quality: list[dict] = []
+        records: list[dict] = []
         for i in range(n_pages):
             page = R.FPDF_LoadPage(pdf, i)
             if not page:
@@ -271,6 +321,7 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
                     raise DocError("pdf_parse_failed", f"page {i + 1}: no text page")
                 try:
                     text, lines = page_lines(tp, i + 1)
+                    map_err = _map_error_share(tp, lines)
                 finally:
                     R.FPDFText_ClosePage(tp)
                 cover = 0.0
@@ -278,36 +329,42 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
                     w, h = R.FPDF_GetPageWidthF(page), R.FPDF_GetPageHeightF(page)
                     cover = _image_cover(page, w, h)
                 q = page_quality(text, cover)
-                if q["needs_ocr"] and job.get("ocr"):
-                    helper = pdf[i]
-                    try:
-                        otext = _ocr_page(helper, deadline - clock())
-                        height = helper.get_height()
-                    finally:
-                        helper.close()
-                    if otext is not None:
-                        q2 = page_quality(otext, 0.0)
-                        if not q2["needs_ocr"] and not q2["blank"]:
-                            q = q2
-                            q["ocr"] = True
-                            lines = _ocr_lines(otext, i + 1, height)
+                sig = text_signals(text, cache)
+                conf = 0.0 if q["needs_ocr"] or q["blank"] else page_confidence(
+                    q["chars"], q["bad_char_share"], sig, map_err)
+                method = "blank" if q["blank"] else "missing" if q["needs_ocr"] else "text_layer"
+                ocr_stats = None
+                # OCR a page without a usable text layer, or one whose text layer is not trusted
+                # (broken font maps); an OCR that is refused or no better leaves the page as it was
+                if job.get("ocr") and (q["needs_ocr"] or (method == "text_layer"
+                                                          and conf < min_conf)):
+                    got = _ocr(pdf, i, deadline, clock, cache)
+                    if got is not None and (q["needs_ocr"] or got[3] > conf):
+                        lines, q, sig, conf, ocr_stats = got
+                        map_err = 0.0
+                        method = "ocr"
             finally:
                 R.FPDF_ClosePage(page)
-            if q["needs_ocr"]:
+            if method not in ("text_layer", "ocr"):
                 lines = []
             per_page.append(lines)
-            quality.append(q)
+            records.append({
+                "page": i + 1, "chars": q["chars"], "bad_char_share": q["bad_char_share"],
+                "unique_word_ratio": q["unique_word_ratio"], "needs_ocr": method == "missing",
+                "method": method, "confidence": conf, "word_share": sig["word_share"],
+                "word_tokens": sig["word_tokens"], "mojibake": sig["mojibake"],
+                "unicode_map_error_share": map_err,
+                "ocr_mean_conf": None if ocr_stats is None else ocr_stats["mean_conf"],
+            })
     finally:
         pdf.close()
-    pages_out = [
-        {"page": i + 1, "chars": q["chars"], "bad_char_share": q["bad_char_share"],
-         "unique_word_ratio": q["unique_word_ratio"], "needs_ocr": q["needs_ocr"]}
-        for i, q in enumerate(quality)
-    ]
-    needs = [i + 1 for i, q in enumerate(quality) if q["needs_ocr"]]
-    considered = [q for q in quality if not q["blank"]]
-    usable = [q for q in considered if not q["needs_ocr"]]
-    base = {"page_count": n_pages, "pages": pages_out, "needs_ocr_pages": needs}
+    doc = assess(records)
+    needs = doc["missing_pages"]
+    considered = [r for r in records if r["method"] != "blank"]
+    usable = [r for r in considered if r["method"] in ("text_layer", "ocr")]
+    base = {"page_count": n_pages, "pages": records, "needs_ocr_pages": needs,
+            "strategy": doc["strategy"], "confidence": doc["confidence"],
+            "warnings": doc["warnings"], "missing_pages": needs, "ocr_pages": doc["ocr_pages"]}
     if not considered:
         return {**base, "ok": False, "reason": "pdf_needs_ocr",
                 "detail": "no text layer on any page"}
@@ -316,10 +373,24 @@ def read_document(data: bytes, job: dict, deadline: float, clock) -> dict:
         return {**base, "ok": False, "reason": "pdf_needs_ocr",
                 "detail": f"usable text on {len(usable)} of {len(considered)} pages; "
                           f"needs OCR: {_page_list(needs)}"}
+    if needs and not job.get("allow_partial"):
+        why = "OCR refused them" if job.get("ocr") else "OCR is off"
+        return {**base, "ok": False, "reason": "pdf_partial",
+                "detail": f"missing pages {_page_list(needs)} (of {n_pages}): no usable text "
+                          f"layer and {why}; pdf.allow_partial keeps the rest"}
     markdown, title, prov = render(remove_running(per_page), meta_title)
     if not markdown.strip():
         return {**base, "ok": False, "reason": "pdf_needs_ocr",
                 "detail": "no text left after layout"}
+    if doc["confidence"] < min_conf:
+        low = [r["page"] for r in records if r["method"] in ("text_layer", "ocr")
+               and r["confidence"] < min_conf]
+        return {**base, "ok": False, "reason": "pdf_low_confidence",
+                "detail": f"confidence {doc['confidence']:.4f} < pdf.min_confidence "
+                          f"{min_conf:g}; low pages: {_page_list(low)}"}
+    methods = {r["page"]: r["method"] for r in records}
+    for p in prov:
+        p["method"] = methods.get(p["page"], "text_layer")
     return {**base, "ok": True, "reason": None, "detail": "", "markdown": markdown,
             "title": title, "provenance": prov}
 

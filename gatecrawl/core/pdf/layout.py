@@ -44,6 +44,7 @@ _LIGATURES = {
 _LIG_RE = re.compile("[" + "".join(_LIGATURES) + "]")
 _WS_RE = re.compile(r"\s+")
 _WORD_RE = re.compile(r"\w+")
+_WORD_TOKEN_RE = re.compile(r"\S*\w\S*")  # whitespace-separated tokens with a letter or digit
 _PAGE_NO_RE = re.compile(
     r"^[\W_]*(?:(?:page|p\.|pg\.?|seite|pagina|página)\s*)?"
     r"(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s*(?:of|/|von|de|sur)\s*\d{1,4})?[\W_]*$",
@@ -109,6 +110,10 @@ def page_quality(text: str, image_cover: float) -> dict:
     bad = len(_BAD_RE.findall(body)) if chars else 0
     words = body.lower().split()
     uwr = len(set(words)) / len(words) if words else 0.0
+    if len(words) >= 40 and uwr < REPEAT_RATIO_MIN:
+        # only tokens with a letter or digit: dot leaders (a table of contents) are not words
+        words = _WORD_TOKEN_RE.findall(body.lower())
+        uwr = len(set(words)) / len(words) if words else 0.0
     bad_share = bad / chars if chars else 0.0
     blank = chars < MIN_PAGE_CHARS and image_cover < 0.02
     needs_ocr = not blank and (
