@@ -1248,16 +1248,25 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     set_aside: list[tuple[str, str]] = []
     removed: list[tuple[str, str]] = []
     agreement_info = None
+    ref_cache: dict = {}
+
+    def page_text(name: str) -> str:
+        if name not in ref_cache:
+            ref_cache[name] = candidate_text(doc, name)
+        return ref_cache[name]
+
+    shared = units and __import__("os").environ.get("GC_SHARED", "1") == "1"
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
-                            keep_captions=keep_captions, set_aside=set_aside, removed=removed)
+                            keep_captions=keep_captions, set_aside=set_aside, removed=removed,
+                            page_ref=(lambda: page_text("trafilatura")) if shared else None)
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
         region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
         ballots = [Ballot(i, _TOKEN_RX.findall(u.text_content().lower()), i in own_idx, u.tag,
                           in_region=i in region)
                    for i, u in enumerate(units)]
-        res = decide(ballots, lambda name: candidate_text(doc, name))
+        res = decide(ballots, page_text)
         agreement_info = res.to_dict()
         if res.keep is not None:
             kept_units = [units[i] for i in sorted(res.keep)]
@@ -1313,6 +1322,8 @@ _VOTE_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "d
                          "figcaption", "caption", "address"])
 #: the reference must cover at least this share of its own shingles inside our selection
 REF_SUBSET_MIN = 0.9
+#: with the whole page's reference text, at least this share of it must lie in our selection
+REF_PAGE_SUBSET_MIN = float(__import__("os").environ.get("GC_PSM", "0.5"))
 #: a unit is kept when this share of its shingles occurs in the reference
 REF_KEEP_MIN = 0.5
 #: and must cover at least this share of the selection's shingles
@@ -1356,13 +1367,23 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> l
     """The text units under ``root`` in document order: leaf blocks (paragraphs, list items,
     headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
     units: list = []
+    # elements holding a block element, marked bottom-up in one pass (each ancestor once)
+    holds_block: set = set()
+    for d in root.iter(*_BLOCKS):
+        if d is root:
+            continue
+        for anc in d.iterancestors():
+            if anc in holds_block:
+                break
+            holds_block.add(anc)
+            if anc is root:
+                break
 
     def collect(el) -> None:
         for child in el:
             if not _is_el(child):
                 continue
-            if child.tag in atomic or not any(
-                    True for d in child.iterdescendants() if _is_el(d) and d.tag in _BLOCKS):
+            if child.tag in atomic or child not in holds_block:
                 units.append(child)
             else:
                 collect(child)
@@ -1400,7 +1421,7 @@ SET_ASIDE_MAX_CHARS = 300
 def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[str], *,
                         keep_bylines: bool = False, keep_captions: bool = False,
                         set_aside: list | None = None, votes=None,
-                        removed: list | None = None) -> None:
+                        removed: list | None = None, page_ref=None) -> None:
     """``exclude_reference_disagree``: when an independent extractor's text (see
     :func:`_reference_text`) is (nearly) a subset of our selection and covers most of it,
     text units (paragraphs, list items, leaf blocks) it leaves out are removed. Never
@@ -1411,7 +1432,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``."""
     if votes is None:
-        ref = _reference_text(root)
+        ref = page_ref() if page_ref is not None else _reference_text(root)
         if not ref:
             return
         ref_tokens = _TOKEN_RX.findall(ref)
@@ -1420,7 +1441,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         ref_sh = _shingle_set(ref_tokens)
         ours_sh = _shingle_set(_TOKEN_RX.findall(root.text_content()))
         common = len(ref_sh & ours_sh)
-        if not ref_sh or common < REF_SUBSET_MIN * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
+        subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
+        if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
             return
         ref_joined = " " + " ".join(ref_tokens) + " "
     rule_name = "exclude_reference_disagree" if votes is None else "exclude_no_agreement"
