@@ -372,6 +372,274 @@ def _find_base(root: lxml.etree._Element, base_url: str) -> str:
     return base_url or ""
 
 
+# --------------------------------------------------------------------------- block constructs
+
+# Admonition types and their labels. A type is read from the class tokens of the container:
+# ``<prefix>-<type>`` / ``<prefix>--<type>`` (GitHub ``markdown-alert-note``, Docusaurus
+# ``theme-admonition-warning``, Quarto ``callout-tip``), or a bare ``<type>`` token next to a
+# container token (Sphinx and MkDocs ``admonition note``, MDN ``notecard warning``). Bootstrap
+# and Infima ``alert-info`` / ``alert--danger`` name a colour, not a type: an ``alert`` is an
+# admonition only with a title element (Docsy ``alert-heading``).
+_ADMONITION_LABELS = {
+    "abstract": "Abstract", "attention": "Attention", "bug": "Bug", "caution": "Caution",
+    "danger": "Danger", "error": "Error", "example": "Example", "failure": "Failure",
+    "hint": "Hint", "important": "Important", "info": "Info", "note": "Note",
+    "question": "Question", "quote": "Quote", "seealso": "See also", "success": "Success",
+    "tip": "Tip", "tldr": "TL;DR", "todo": "Todo", "warning": "Warning",
+}
+# Class tokens that make an element an admonition container on their own.
+_ADMONITION_CONTAINERS = frozenset(
+    ["admonition", "admonitionblock", "theme-admonition", "markdown-alert", "callout", "notecard",
+     "alert"]
+)
+# Bare type tokens that make an element an admonition without a container token (kept short:
+# words such as ``summary``, ``info`` or ``quote`` are common layout class names).
+_ADMONITION_BARE = frozenset(
+    ["note", "tip", "hint", "warning", "caution", "important", "danger", "attention"]
+)
+_ADMONITION_PREFIXED = re.compile(
+    r"(?:markdown-alert|theme-admonition|admonition|callout|notecard)--?([a-z]+)"
+)
+_ADMONITION_TITLE_CLASSES = frozenset(
+    ["admonition-title", "markdown-alert-title", "admonition-heading", "alert-heading",
+     "alert-title", "callout-title", "callout-title-container"]
+)
+_ADMONITION_TAGS = ("div", "aside", "section", "details", "blockquote")
+
+
+def _class_tokens(el: lxml.etree._Element) -> list[str]:
+    return (el.get("class") or "").lower().split()
+
+
+def _admonition_type(el: lxml.etree._Element) -> tuple[bool, str | None]:
+    """(may be an admonition, its type or None) from the class tokens, first match wins.
+    A container token without a type makes an admonition only when a title is found."""
+    tokens = _class_tokens(el)
+    container = any(t in _ADMONITION_CONTAINERS for t in tokens)
+    for tok in tokens:
+        m = _ADMONITION_PREFIXED.fullmatch(tok)
+        if m and m.group(1) in _ADMONITION_LABELS:
+            return True, m.group(1)
+        if tok in _ADMONITION_BARE or (container and tok in _ADMONITION_LABELS):
+            return True, tok
+    return container, None
+
+
+def _is_admonition_title(el: lxml.etree._Element) -> bool:
+    return any(t in _ADMONITION_TITLE_CLASSES or t.startswith("admonitionheading")
+               for t in _class_tokens(el))
+
+
+def _has_block(el: lxml.etree._Element) -> bool:
+    return any(True for d in el.iterdescendants()
+               if isinstance(d.tag, str) and d.tag in _BLOCK_TAGS)
+
+
+def _wrap_children(el: lxml.etree._Element, tag: str) -> None:
+    """Move the content of ``el`` into a new ``<tag>`` child."""
+    wrapper = lxml.html.Element(tag)
+    wrapper.text, el.text = el.text, None
+    for child in list(el):
+        wrapper.append(child)  # the tail moves with the child
+    el.append(wrapper)
+
+
+def _label_paragraph(el: lxml.etree._Element, tag: str) -> None:
+    """Turn ``el`` (a term, summary or caption) into a paragraph whose text is wrapped in
+    ``<tag>``; with block content inside it becomes a plain ``div`` instead."""
+    if _has_block(el):
+        el.tag = "div"
+        return
+    el.tag = "p"
+    if _has_text(el):
+        _wrap_children(el, tag)
+
+
+def _label_of(text: str) -> str | None:
+    """The canonical label when ``text`` is just a type word ("note", "WARNING:"), else None."""
+    return _ADMONITION_LABELS.get(text.lower().rstrip(":").strip())
+
+
+def _prepare_admonitions(work: lxml.etree._Element) -> None:
+    """Admonitions become blockquotes opened by their label in bold (module rule)."""
+    found: list[tuple[lxml.etree._Element, str | None]] = []
+    for el in work.iter(*_ADMONITION_TAGS):
+        if el is work:
+            continue
+        maybe, kind = _admonition_type(el)
+        if maybe and _has_text(el):
+            found.append((el, kind))
+    if not found:
+        return
+    members = {id(el) for el, _ in found}
+
+    def owner(node: lxml.etree._Element) -> lxml.etree._Element | None:
+        anc = node.getparent()
+        while anc is not None and id(anc) not in members:
+            anc = anc.getparent()
+        return anc
+
+    plans = []
+    for el, kind in found:
+        title_el = icon_td = None
+        for d in el.iterdescendants():
+            if not isinstance(d.tag, str):
+                continue
+            if _is_admonition_title(d) or (d.tag == "summary" and d.getparent() is el):
+                if owner(d) is el:
+                    title_el = d
+                    break
+            if d.tag == "td" and "icon" in _class_tokens(d) and icon_td is None and owner(d) is el:
+                icon_td = d  # Asciidoctor: label cell, then the content cell
+        if title_el is None and icon_td is not None:
+            title_el = icon_td
+        if kind or title_el is not None:
+            plans.append((el, kind, title_el))
+    for el, kind, title_el in plans:
+        title = ""
+        if title_el is not None:
+            title = _norm_ws("".join(title_el.itertext()))
+            content = title_el.getnext() if title_el.tag == "td" else None
+            table = next(title_el.iterancestors("table"), None) if content is not None else None
+            if table is not None and content.tag == "td":
+                # the content cell replaces the two-cell table
+                holder = lxml.html.Element("div")
+                holder.text = content.text
+                for child in list(content):
+                    holder.append(child)
+                table.addprevious(holder)
+                _drop_keep_tail(table)
+            else:
+                _drop_keep_tail(title_el)
+        if not title and kind:
+            first = next((c for c in el if isinstance(c.tag, str) and _has_text(c)), None)
+            lead = (el.text or "").strip()
+            if not lead and first is not None and \
+                    _label_of(_norm_ws("".join(first.itertext()))) == _ADMONITION_LABELS[kind]:
+                title = _ADMONITION_LABELS[kind]  # a first block holding only the label
+                _drop_keep_tail(first)
+        if title:
+            label = _label_of(title) or title
+        elif kind:
+            label = _ADMONITION_LABELS[kind]
+            body = _norm_ws("".join(el.itertext())).lower()
+            if re.match(re.escape(label.lower()) + r"\s*[:!\u2013\u2014-]", body):
+                label = ""  # the body already opens with its label ("Note: ...")
+        else:
+            label = ""
+        el.tag = "blockquote"
+        el.attrib.clear()
+        if label:
+            para = lxml.html.Element("p")
+            strong = lxml.etree.SubElement(para, "strong")
+            strong.text = label
+            para.tail, el.text = el.text, None
+            el.insert(0, para)
+
+
+def _prepare_definition_lists(work: lxml.etree._Element) -> None:
+    for dl in list(work.iter("dl")):
+        if dl.getparent() is None and dl is not work:
+            continue
+        # Children in order; ``div`` groups (HTML allows them around dt/dd) are opened, stray
+        # text becomes a paragraph.
+        items: list[lxml.etree._Element] = []
+
+        def text_para(text: str | None) -> None:
+            if text and text.strip():
+                p = lxml.html.Element("p")
+                p.text = text
+                items.append(p)
+
+        def holds_terms(node: lxml.etree._Element) -> bool:
+            stack = list(node)
+            while stack:
+                d = stack.pop()
+                if d.tag in ("dt", "dd"):
+                    return True
+                if d.tag != "dl":  # a nested list's terms are its own
+                    stack.extend(d)
+            return False
+
+        def collect(node: lxml.etree._Element) -> None:
+            text_para(node.text)
+            for child in list(node):
+                tail, child.tail = child.tail, None
+                if child.tag == "div" and holds_terms(child):
+                    collect(child)
+                elif isinstance(child.tag, str):
+                    items.append(child)
+                text_para(tail)
+
+        collect(dl)
+        groups: list[tuple[list, list]] = []
+        state = ""
+        for item in items:
+            if item.tag == "dt":
+                if state != "dt":
+                    groups.append(([], []))
+                state = "dt"
+                if _has_text(item) or any(True for _ in item.iter("img")):
+                    groups[-1][0].append(item)
+            else:
+                if not groups:
+                    groups.append(([], []))
+                state = "dd"
+                if _has_text(item) or any(True for _ in item.iter("img")):
+                    groups[-1][1].append(item)
+        for child in list(dl):
+            dl.remove(child)
+        dl.text = None
+        for k in list(dl.attrib):
+            del dl.attrib[k]
+        dl.tag = "ul"
+        for terms, defs in groups:
+            if not terms and not defs:
+                continue
+            li = lxml.etree.SubElement(dl, "li")
+            term_p = None
+            for dt in terms:  # terms in bold, one per line, in one paragraph
+                dt.attrib.clear()
+                if _has_block(dt) or not _has_text(dt):
+                    # a term holding blocks (or only an image) stays a block of its own
+                    dt.tag = "div"
+                    li.append(dt)
+                    term_p = None
+                    continue
+                if term_p is None:
+                    term_p = lxml.etree.SubElement(li, "p")
+                else:
+                    lxml.etree.SubElement(term_p, "br")
+                dt.tag = "strong"
+                term_p.append(dt)
+            for dd in defs:
+                if dd.tag == "dd":
+                    dd.tag = "div"
+                li.append(dd)
+        if not len(dl):
+            _drop_keep_tail(dl) if dl is not work else None
+
+
+def _prepare_details_and_figures(work: lxml.etree._Element) -> None:
+    for details in list(work.iter("details")):
+        for summary in [c for c in details if c.tag == "summary"]:
+            _label_paragraph(summary, "strong")
+    for figure in list(work.iter("figure")):
+        captions = [c for c in figure if c.tag == "figcaption"]
+        for cap in captions:
+            tail, cap.tail = cap.tail, None
+            if tail and tail.strip():  # text after the caption stays where it was
+                prev = cap.getprevious()
+                if prev is not None:
+                    prev.tail = (prev.tail or "") + tail
+                else:
+                    figure.text = (figure.text or "") + tail
+            figure.remove(cap)
+        for cap in captions:  # captions follow the figure's content
+            _label_paragraph(cap, "em")
+            figure.append(cap)
+
+
 # --------------------------------------------------------------------------- preparation
 
 
@@ -441,6 +709,12 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
         if el.tag != "pre":
             el.text = _clean_text(el.text)
         el.tail = _clean_text(el.tail)
+
+    # Block constructs: admonitions (before details: a collapsible admonition is a details),
+    # definition lists, details summaries and figure captions.
+    _prepare_admonitions(work)
+    _prepare_definition_lists(work)
+    _prepare_details_and_figures(work)
 
     # Tables: innermost first so that nested layout is resolved bottom-up.
     tables = list(work.iter("table"))
