@@ -31,7 +31,9 @@ Rules (each has a golden case under ``tests/fixtures``):
   grandparent elements; the code text is kept byte for byte (``<br>`` -> newline) except
   that leading blank lines and trailing whitespace are dropped; the fence is three
   backticks or one more than the longest backtick run in the code. Inline code uses a
-  backtick run one longer than any run inside it (padded with spaces when needed).
+  backtick run one longer than any run inside it (padded with spaces when needed). A fence
+  inside quotes and lists repeats the ``>`` markers on every line and indents by the width
+  of the list markers.
 * Links and images: targets are resolved against ``<base href>`` (from the document the
   root belongs to, or the ``data-gc-base`` attribute :mod:`gatecrawl.core.extract` sets on
   its copy) and then ``base_url``; only ``http``, ``https`` and ``mailto`` targets are kept
@@ -39,6 +41,31 @@ Rules (each has a golden case under ``tests/fixtures``):
   ``data-src``/``data-original`` for lazy images; titles are not written; space, ``(``,
   ``)``, ``<``, ``>`` in targets are percent-encoded. No raw HTML is ever written (the only
   tag-like text is ``<br>`` inside table cells, which GFM renders as a line break).
+* Definition lists: a ``<dl>`` becomes a ``-`` list with one item per group of terms and
+  their definitions: the terms in bold, one per line (``\\`` hard breaks) in the item's
+  first paragraph, then each definition's blocks (paragraphs, lists, code, tables) as the
+  item's following blocks. ``<div>`` wrappers around groups are opened; a definition without
+  a term starts an item of its own, or joins the previous group after a definition; a term
+  holding blocks (or only an image) is not bolded.
+* Details: each ``<summary>`` of a ``<details>`` is a bold paragraph (a summary holding a
+  heading keeps the heading), the body follows as ordinary blocks.
+* Admonitions: a ``div``/``aside``/``section``/``details``/``blockquote`` whose class names
+  an admonition type (``note``, ``tip``, ``warning``, ``caution``, ``important``, ``danger``,
+  ``attention``, ``hint`` on their own; any type in ``_ADMONITION_LABELS`` after a container
+  class or as ``markdown-alert-x``, ``theme-admonition-x``, ``admonition-x``, ``callout-x``,
+  ``notecard-x``), or that carries a container class (``admonition``, ``admonitionblock``,
+  ``callout``, ``alert``, ...) *and* a title element (``admonition-title``,
+  ``markdown-alert-title``, Docusaurus ``admonitionHeading``, ``alert-heading``,
+  ``alert-title``, ``callout-title``, an Asciidoctor icon cell, the ``<summary>`` of a
+  details), becomes a blockquote whose first paragraph is the label in bold: the title text
+  (a bare type word such as ``warning`` is written ``Warning``), else the type's label. No
+  label is added when the body already opens with it (``Note: ...``); a first block holding
+  only the label word becomes the label. Bootstrap colour classes (``alert-info``) name no
+  type. GitHub's ``> [!NOTE]`` syntax is not used: it has five types, no custom titles and
+  is plain text to other renderers.
+* Figures: the ``<figcaption>`` follows the figure's content (image, code, quote, table),
+  whatever its place in the HTML, as an italic paragraph (each of its paragraphs in italics;
+  plain when it holds other blocks).
 * Escaping: ``*``, `````, ``[``, ``]`` always; ``_`` unless both neighbours are letters or
   digits; ``\\`` before ASCII punctuation; ``<`` before a letter, ``/``, ``!`` or ``?``;
   ``&`` before an entity-like ``&name;``; ``~`` in runs of two or more; ``|`` in table
@@ -53,6 +80,8 @@ Rules (each has a golden case under ``tests/fixtures``):
 * Unicode: the output outside code blocks is NFC-normalised; code is left as is.
 * Determinism: no set/dict iteration order reaches the output; the same input gives the
   same bytes in any process.
+* Errors: nothing is caught; an internal error propagates to ``convert()``, which drops the
+  page as ``converter_error``.
 """
 
 from __future__ import annotations
@@ -73,7 +102,7 @@ from gatecrawl.core.page import remove_keep_tail
 
 __all__ = ["CONVERTER_VERSION", "GatecrawlConverter", "MarkdownResult", "css_path", "to_markdown"]
 
-CONVERTER_VERSION = "markdown/1"
+CONVERTER_VERSION = "markdown/2"
 
 # Private-use sentinels; any occurrence in the input text is removed first.
 _CELL_END = "\ue000"
@@ -356,14 +385,10 @@ def _unwrap_layout_table(table: lxml.etree._Element) -> None:
 def _find_base(root: lxml.etree._Element, base_url: str) -> str:
     href = root.get("data-gc-base")
     if not href:
-        try:
-            doc_root = root.getroottree().getroot()
-            for b in doc_root.iter("base"):
-                if b.get("href"):
-                    href = b.get("href")
-                    break
-        except Exception:
-            href = None
+        for b in root.getroottree().getroot().iter("base"):
+            if b.get("href"):
+                href = b.get("href")
+                break
     if href:
         try:
             return urljoin(base_url or "", href.strip())
@@ -445,10 +470,17 @@ def _wrap_children(el: lxml.etree._Element, tag: str) -> None:
 
 
 def _label_paragraph(el: lxml.etree._Element, tag: str) -> None:
-    """Turn ``el`` (a term, summary or caption) into a paragraph whose text is wrapped in
-    ``<tag>``; with block content inside it becomes a plain ``div`` instead."""
+    """Turn ``el`` (a summary or caption) into a paragraph whose text is wrapped in ``<tag>``.
+    When it holds paragraphs, each is wrapped; with other block content it becomes a plain
+    ``div``."""
     if _has_block(el):
         el.tag = "div"
+        kids = [c for c in el if isinstance(c.tag, str)]
+        loose = (el.text or "").strip() or any((c.tail or "").strip() for c in el)
+        if not loose and all(c.tag == "p" and not _has_block(c) for c in kids):
+            for c in kids:
+                if _has_text(c):
+                    _wrap_children(c, tag)
         return
     el.tag = "p"
     if _has_text(el):
@@ -1000,9 +1032,6 @@ class GatecrawlConverter(MarkdownConverter):
     convert_thead = convert_tbody
     convert_tfoot = convert_tbody
 
-    def convert_dl(self, el, text, parent_tags):
-        return self.convert_div(el, text, parent_tags)
-
 
 def _norm_cell(cell: str) -> str:
     return re.sub(r"[ \t]+", " ", cell).strip()
@@ -1025,6 +1054,9 @@ def _chomp(text: str) -> tuple[str, str, str]:
 _RE_CODE_PLACEHOLDER = re.compile("^(.*?)" + _CODE_OPEN + r"(\d+)" + _CODE_CLOSE + r"\s*$")
 
 
+_RE_LIST_MARKER = re.compile(r"(?<![^\s>])(?:[-+*]|\d{1,9}[.)])(?= |$)")
+
+
 def _fence_for(code: str) -> str:
     longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
     return "`" * max(3, longest + 1)
@@ -1040,7 +1072,8 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
             lang, code = codes[int(m.group(2))]
             fence = _fence_for(code)
             lines_out.append(prefix + fence + lang)
-            cont = " " * len(prefix) if not prefix.strip().startswith(">") else prefix
+            # continuation lines: quote markers stay, list markers become spaces
+            cont = _RE_LIST_MARKER.sub(lambda mm: " " * len(mm.group(0)), prefix)
             for code_line in code.split("\n"):
                 lines_out.append((cont + code_line) if code_line else cont.rstrip())
             lines_out.append(cont + fence)
@@ -1067,13 +1100,10 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
 
 
 def _title(root: lxml.etree._Element) -> str | None:
-    try:
-        for h in root.iter("h1"):
-            t = _norm_ws("".join(h.itertext()))
-            if t:
-                return unicodedata.normalize("NFC", t)
-    except Exception:
-        return None
+    for h in root.iter("h1"):
+        t = _norm_ws("".join(h.itertext()))
+        if t:
+            return unicodedata.normalize("NFC", t)
     return None
 
 
@@ -1094,20 +1124,10 @@ class _Tag(Tag):
 
 
 def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
-    """Convert the subtree ``root`` to Markdown (rules in the module docstring). Never raises."""
-    try:
-        return _to_markdown(root, base_url=base_url)
-    except Exception:  # pragma: no cover - defensive: fall back to plain text
-        try:
-            text = _norm_ws(" ".join(root.itertext()))
-            text = GatecrawlConverter([]).escape(text, set())
-            text = unicodedata.normalize("NFC", text)
-            return MarkdownResult(text=(text + "\n") if text else "", title=None, provenance=[])
-        except Exception:
-            return MarkdownResult(text="", title=None, provenance=[])
+    """Convert the subtree ``root`` to Markdown (rules in the module docstring).
 
-
-def _to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
+    Internal errors are not caught here: they propagate to :func:`gatecrawl.core.convert.convert`,
+    which ends the page as ``converter_error`` (fail closed, never a kept page)."""
     if root is None or not isinstance(getattr(root, "tag", None), str):
         return MarkdownResult(text="", title=None, provenance=[])
     base = _find_base(root, base_url or "")
