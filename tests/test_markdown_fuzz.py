@@ -1,4 +1,10 @@
-"""Robustness: parse_html + select_main + to_markdown never raise, whatever the input."""
+"""Robustness: parse_html + select_main + to_markdown never raise, whatever the input.
+
+``to_markdown`` has no guard of its own (an internal error propagates, and ``convert()`` ends
+the page as ``converter_error``), so any exception in the Markdown conversion fails these
+tests. The structured strategy nests the block constructs (definition lists, details,
+admonitions, figures) inside each other and inside lists, quotes and tables, and checks that
+no text is lost and no raw HTML is written."""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from hypothesis import strategies as st
 
 from gatecrawl.core.extract import _select_main, select_main
 from gatecrawl.core.htmlparse import parse_html
-from gatecrawl.core.markdown import MarkdownResult, _to_markdown, to_markdown
+from gatecrawl.core.markdown import MarkdownResult, to_markdown
 
 BASE = "https://example.com/a/b.html"
 
@@ -28,10 +34,16 @@ def pipeline(body, content_type=None) -> MarkdownResult:
 TAGS = ["p", "div", "span", "a", "b", "i", "em", "strong", "ul", "ol", "li", "table", "tr",
         "td", "th", "thead", "pre", "code", "h1", "h2", "h3", "blockquote", "br", "img", "hr",
         "article", "main", "nav", "script", "style", "dl", "dt", "dd", "figure", "figcaption",
-        "caption", "sup", "q", "del", "form", "input", "svg", "math", "template", "base"]
+        "caption", "sup", "q", "del", "form", "input", "svg", "math", "template", "base",
+        "details", "summary", "aside", "section"]
 ATTRS = [' href="javascript:x"', ' href="/rel"', " href='mailto:a@b.c'", ' src="data:x"',
          ' class="language-py share comments"', ' colspan="3"', ' rowspan="0"', ' colspan="x"',
-         ' hidden', ' style="display:none"', ' role="main"', ' id="content"', ""]
+         ' hidden', ' style="display:none"', ' role="main"', ' id="content"', "",
+         ' class="admonition note"', ' class="admonition-title"', ' class="note"',
+         ' class="markdown-alert markdown-alert-warning"', ' class="markdown-alert-title"',
+         ' class="theme-admonition theme-admonition-tip"', ' class="alert alert-info"',
+         ' class="alert-heading"', ' class="admonitionblock caution"', ' class="icon"',
+         ' class="content"', ' class="callout callout-tip"']
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 
 
@@ -71,10 +83,11 @@ def test_arbitrary_text(body):
                                      "text/html; charset=nonsense", "text/html; charset=latin1"]))
 def test_malformed_html(body, content_type):
     res = pipeline(body.encode("utf-8", "surrogatepass"), content_type)
-    # the guarded entry points fall back on internal errors; the inner ones must not need to
+    # select_main's guard must not be needed either; to_markdown has none
     doc = parse_html(body.encode("utf-8", "surrogatepass"), content_type=content_type)
     sel = _select_main(doc, main_selectors=(), exclude_selectors=(), keep_comments=False)
-    _to_markdown(sel.root, base_url=BASE)
+    to_markdown(sel.root, base_url=BASE)
+    to_markdown(doc.find("body"), base_url=BASE)
     again = pipeline(body.encode("utf-8", "surrogatepass"), content_type)
     assert res.text == again.text  # deterministic
 
@@ -131,3 +144,117 @@ def test_to_markdown_odd_roots():
                  lxml.html.fromstring("<pre>code</pre>")):
         assert isinstance(to_markdown(root, base_url="").text, str)
     assert to_markdown(lxml.html.fromstring("<p><a href='x'>y</a></p>"), base_url="not a url").text
+
+
+# --------------------------------------------------------------------------- block constructs
+
+WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+         "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
+         "sierra", "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu"]
+PHRASE = st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
+ADMONITIONS = [
+    ("<div class='admonition {t}'><p class='admonition-title'>{title}</p>{body}</div>", True),
+    ("<div class='admonition {t}'>{body}</div>", False),
+    ("<div class='markdown-alert markdown-alert-{t}'><p class='markdown-alert-title'>{title}</p>"
+     "{body}</div>", True),
+    ("<div class='theme-admonition theme-admonition-{t} alert alert--{t}'><div "
+     "class='admonitionHeading_x'>{title}</div><div class='admonitionContent_y'>{body}</div></div>",
+     True),
+    ("<aside class='callout callout-{t}'>{body}</aside>", False),
+    ("<details class='{t}'><summary>{title}</summary>{body}</details>", True),
+    ("<div class='admonitionblock {t}'><table><tr><td class='icon'><div class='title'>{title}"
+     "</div></td><td class='content'>{body}</td></tr></table></div>", True),
+]
+# a leaf is (html, words, fenced code blocks, pipe tables)
+LEAVES = st.one_of(
+    PHRASE.map(lambda p: (f"<p>{p}</p>", p.split(), 0, 0)),
+    st.tuples(PHRASE, PHRASE).map(lambda t: (
+        f"<pre><code class='language-py'>{t[0]}\n{t[1]}</code></pre>", (t[0] + " " + t[1]).split(), 1, 0)),
+    st.tuples(PHRASE, PHRASE, PHRASE, PHRASE).map(lambda t: (
+        f"<table><tr><th>{t[0]}</th><th>{t[1]}</th></tr><tr><td>{t[2]}</td><td>{t[3]}</td></tr></table>",
+        " ".join(t).split(), 0, 1)),
+    PHRASE.map(lambda p: (f"<ul><li>{p}</li></ul>", p.split(), 0, 0)),
+    PHRASE.map(lambda p: (f"<p><img src='/i.png' alt='{p}'></p>", p.split(), 0, 0)),
+)
+
+
+def _seq(parts):
+    return ("".join(p[0] for p in parts), [w for p in parts for w in p[1]],
+            sum(p[2] for p in parts), sum(p[3] for p in parts))
+
+
+@st.composite
+def _block(draw, children):
+    body = _seq(draw(st.lists(children, min_size=1, max_size=3)))
+    html, words, codes, tables = body
+    kind = draw(st.integers(0, 6))
+    if kind == 0:  # definition list, optionally grouped in divs
+        entries = draw(st.lists(st.tuples(st.lists(PHRASE, min_size=1, max_size=2),
+                                          st.lists(children, min_size=1, max_size=2)),
+                                min_size=1, max_size=3))
+        grouped = draw(st.booleans())
+        out, words, codes, tables = [], [], 0, 0
+        for terms, defs in entries:
+            d = [_seq([dd]) for dd in defs]
+            group = "".join(f"<dt>{t}</dt>" for t in terms) + "".join(f"<dd>{x[0]}</dd>" for x in d)
+            out.append(f"<div>{group}</div>" if grouped else group)
+            words += [w for t in terms for w in t.split()] + [w for x in d for w in x[1]]
+            codes += sum(x[2] for x in d)
+            tables += sum(x[3] for x in d)
+        return f"<dl>{''.join(out)}</dl>", words, codes, tables
+    if kind == 1:  # details
+        summary = draw(PHRASE)
+        return f"<details><summary>{summary}</summary>{html}</details>", summary.split() + words, codes, tables
+    if kind == 2:  # admonition
+        template, titled = draw(st.sampled_from(ADMONITIONS))
+        typ = draw(st.sampled_from(["note", "tip", "warning", "danger", "important", "caution"]))
+        title = draw(PHRASE) if titled else ""
+        out = template.format(t=typ, title=title, body=html)
+        return out, title.split() + words, codes, tables
+    if kind == 3:  # figure, caption first or last
+        caption = draw(PHRASE)
+        cap = f"<figcaption>{caption}</figcaption>"
+        out = f"<figure>{cap}{html}</figure>" if draw(st.booleans()) else f"<figure>{html}{cap}</figure>"
+        return out, words + caption.split(), codes, tables
+    if kind == 4:  # list item holding blocks
+        return f"<ul><li>{html}</li><li>end</li></ul>", words + ["end"], codes, tables
+    if kind == 5:
+        return f"<blockquote>{html}</blockquote>", words, codes, tables
+    # layout table (a cell with two paragraphs): unwrapped, its cells' blocks stay
+    return (f"<table><tr><td>{html}</td><td><p>cell</p><p>cell</p></td></tr></table>",
+            words + ["cell", "cell"], codes, tables)
+
+
+BLOCKS = st.recursive(LEAVES, lambda children: _block(children), max_leaves=10)
+_MD = None
+
+
+def _parse_md(text: str):
+    global _MD
+    if _MD is None:
+        from markdown_it import MarkdownIt
+
+        _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
+    return _MD.parse(text)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(BLOCKS, min_size=1, max_size=3))
+def test_block_constructs_nested(blocks):
+    html, words, codes, tables = _seq(blocks)
+    body = parse_html(f"<html><body>{html}</body></html>".encode()).find("body")
+    res = to_markdown(body, base_url=BASE)
+    text = res.text
+    assert text.endswith("\n") and not text.endswith("\n\n") and "\n\n\n" not in text
+    assert to_markdown(body, base_url=BASE).text == text  # deterministic
+    low = text.lower()
+    for w in set(words):  # no text lost (labels may change the case of a title word)
+        assert low.count(w) >= words.count(w), (w, html, text)
+    tokens = _parse_md(text)
+    assert not [t for t in tokens if t.type == "html_block"], text
+    for tok in tokens:
+        assert not [c for c in tok.children or [] if c.type == "html_inline"], text
+    # every code block is still a fenced block, every data table still a table
+    assert sum(t.type == "fence" for t in tokens) == codes, text
+    assert sum(t.type == "table_open" for t in tokens) == tables, text

@@ -64,7 +64,7 @@ _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
 def _table_row_cells(line: str) -> int:
-    body = line.strip()
+    body = re.sub(r"^(?:\s*>)*", "", line).strip()  # a table inside a blockquote
     body = re.sub(r"\\.", "xx", body)  # escaped characters (incl. \|) are not separators
     body = re.sub(r"`[^`]*`", lambda m: m.group(0).replace("|", "x"), body)
     return body.strip("|").count("|") + 1
@@ -107,3 +107,55 @@ def test_round_trip_sees_tables():
         if tok.type == "table_open"
     )
     assert n >= 8
+
+
+def _shape(tokens) -> list[str]:
+    """Block token types with nesting, e.g. ``blockquote>paragraph>strong``."""
+    out, stack = [], []
+    for tok in tokens:
+        if tok.nesting == 1:
+            stack.append(tok.type[:-5])
+        elif tok.nesting == -1:
+            stack.pop()
+        else:
+            path = ">".join(stack + [tok.type])
+            out.append(path)
+            for child in tok.children or []:
+                if child.nesting == 1:
+                    out.append(">".join(stack + [child.type[:-5]]))
+    return out
+
+
+# What markdown-it must see in the block constructs' golden cases (rendering, not bytes).
+BLOCK_SHAPES = {
+    "definition_list_terms_bold": ["bullet_list>list_item>paragraph>strong"],
+    "definition_list_block_content": [
+        "bullet_list>list_item>paragraph>strong", "bullet_list>list_item>bullet_list>list_item>paragraph>inline",
+        "bullet_list>list_item>fence"],
+    "definition_list_inside_list": ["ordered_list>list_item>bullet_list>list_item>paragraph>strong"],
+    "details_summary_bold": ["paragraph>strong"],
+    "details_code_inside": ["paragraph>strong", "fence"],
+    "details_heading_summary_nested": ["heading>inline", "bullet_list>list_item>fence"],
+    "admonition_sphinx_mkdocs_titles": ["blockquote>paragraph>strong"],
+    "admonition_github_docusaurus": ["blockquote>paragraph>strong"],
+    "admonition_table_inside": ["blockquote>paragraph>strong", "blockquote>table>thead>tr>th>inline"],
+    "admonition_nested_and_in_list": ["bullet_list>list_item>blockquote>blockquote>fence"],
+    "admonition_colour_alert_and_asciidoc": ["blockquote>paragraph>strong"],
+    "figure_caption_after_image_italic": ["paragraph>em"],
+    "figure_code_and_quote": ["fence", "blockquote>paragraph>inline", "paragraph>em"],
+    "code_fence_in_quote_and_list_continuation": [
+        "blockquote>bullet_list>list_item>fence", "bullet_list>list_item>blockquote>fence"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLOCK_SHAPES))
+def test_block_constructs_render_as_structure(case: str):
+    assert case in CASES
+    shape = _shape(_MD.parse((FIXTURES / case / "expected.md").read_text("utf-8")))
+    for want in BLOCK_SHAPES[case]:
+        assert want in shape, f"{case}: {want} not in {shape}"
+
+
+def test_block_construct_cases_per_construct():
+    for prefix in ("definition_list", "details", "admonition", "figure"):
+        assert sum(c.startswith(prefix) for c in CASES) >= 2, prefix

@@ -31,7 +31,9 @@ Rules (each has a golden case under ``tests/fixtures``):
   grandparent elements; the code text is kept byte for byte (``<br>`` -> newline) except
   that leading blank lines and trailing whitespace are dropped; the fence is three
   backticks or one more than the longest backtick run in the code. Inline code uses a
-  backtick run one longer than any run inside it (padded with spaces when needed).
+  backtick run one longer than any run inside it (padded with spaces when needed). A fence
+  inside quotes and lists repeats the ``>`` markers on every line and indents by the width
+  of the list markers.
 * Links and images: targets are resolved against ``<base href>`` (from the document the
   root belongs to, or the ``data-gc-base`` attribute :mod:`gatecrawl.core.extract` sets on
   its copy) and then ``base_url``; only ``http``, ``https`` and ``mailto`` targets are kept
@@ -39,6 +41,31 @@ Rules (each has a golden case under ``tests/fixtures``):
   ``data-src``/``data-original`` for lazy images; titles are not written; space, ``(``,
   ``)``, ``<``, ``>`` in targets are percent-encoded. No raw HTML is ever written (the only
   tag-like text is ``<br>`` inside table cells, which GFM renders as a line break).
+* Definition lists: a ``<dl>`` becomes a ``-`` list with one item per group of terms and
+  their definitions: the terms in bold, one per line (``\\`` hard breaks) in the item's
+  first paragraph, then each definition's blocks (paragraphs, lists, code, tables) as the
+  item's following blocks. ``<div>`` wrappers around groups are opened; a definition without
+  a term starts an item of its own, or joins the previous group after a definition; a term
+  holding blocks (or only an image) is not bolded.
+* Details: each ``<summary>`` of a ``<details>`` is a bold paragraph (a summary holding a
+  heading keeps the heading), the body follows as ordinary blocks.
+* Admonitions: a ``div``/``aside``/``section``/``details``/``blockquote`` whose class names
+  an admonition type (``note``, ``tip``, ``warning``, ``caution``, ``important``, ``danger``,
+  ``attention``, ``hint`` on their own; any type in ``_ADMONITION_LABELS`` after a container
+  class or as ``markdown-alert-x``, ``theme-admonition-x``, ``admonition-x``, ``callout-x``,
+  ``notecard-x``), or that carries a container class (``admonition``, ``admonitionblock``,
+  ``callout``, ``alert``, ...) *and* a title element (``admonition-title``,
+  ``markdown-alert-title``, Docusaurus ``admonitionHeading``, ``alert-heading``,
+  ``alert-title``, ``callout-title``, an Asciidoctor icon cell, the ``<summary>`` of a
+  details), becomes a blockquote whose first paragraph is the label in bold: the title text
+  (a bare type word such as ``warning`` is written ``Warning``), else the type's label. No
+  label is added when the body already opens with it (``Note: ...``); a first block holding
+  only the label word becomes the label. Bootstrap colour classes (``alert-info``) name no
+  type. GitHub's ``> [!NOTE]`` syntax is not used: it has five types, no custom titles and
+  is plain text to other renderers.
+* Figures: the ``<figcaption>`` follows the figure's content (image, code, quote, table),
+  whatever its place in the HTML, as an italic paragraph (each of its paragraphs in italics;
+  plain when it holds other blocks).
 * Escaping: ``*``, `````, ``[``, ``]`` always; ``_`` unless both neighbours are letters or
   digits; ``\\`` before ASCII punctuation; ``<`` before a letter, ``/``, ``!`` or ``?``;
   ``&`` before an entity-like ``&name;``; ``~`` in runs of two or more; ``|`` in table
@@ -53,6 +80,8 @@ Rules (each has a golden case under ``tests/fixtures``):
 * Unicode: the output outside code blocks is NFC-normalised; code is left as is.
 * Determinism: no set/dict iteration order reaches the output; the same input gives the
   same bytes in any process.
+* Errors: nothing is caught; an internal error propagates to ``convert()``, which drops the
+  page as ``converter_error``.
 """
 
 from __future__ import annotations
@@ -73,7 +102,7 @@ from gatecrawl.core.page import remove_keep_tail
 
 __all__ = ["CONVERTER_VERSION", "GatecrawlConverter", "MarkdownResult", "css_path", "to_markdown"]
 
-CONVERTER_VERSION = "markdown/1"
+CONVERTER_VERSION = "markdown/2"
 
 # Private-use sentinels; any occurrence in the input text is removed first.
 _CELL_END = "\ue000"
@@ -356,20 +385,291 @@ def _unwrap_layout_table(table: lxml.etree._Element) -> None:
 def _find_base(root: lxml.etree._Element, base_url: str) -> str:
     href = root.get("data-gc-base")
     if not href:
-        try:
-            doc_root = root.getroottree().getroot()
-            for b in doc_root.iter("base"):
-                if b.get("href"):
-                    href = b.get("href")
-                    break
-        except Exception:
-            href = None
+        for b in root.getroottree().getroot().iter("base"):
+            if b.get("href"):
+                href = b.get("href")
+                break
     if href:
         try:
             return urljoin(base_url or "", href.strip())
         except ValueError:
             return base_url or ""
     return base_url or ""
+
+
+# --------------------------------------------------------------------------- block constructs
+
+# Admonition types and their labels. A type is read from the class tokens of the container:
+# ``<prefix>-<type>`` / ``<prefix>--<type>`` (GitHub ``markdown-alert-note``, Docusaurus
+# ``theme-admonition-warning``, Quarto ``callout-tip``), or a bare ``<type>`` token next to a
+# container token (Sphinx and MkDocs ``admonition note``, MDN ``notecard warning``). Bootstrap
+# and Infima ``alert-info`` / ``alert--danger`` name a colour, not a type: an ``alert`` is an
+# admonition only with a title element (Docsy ``alert-heading``).
+_ADMONITION_LABELS = {
+    "abstract": "Abstract", "attention": "Attention", "bug": "Bug", "caution": "Caution",
+    "danger": "Danger", "error": "Error", "example": "Example", "failure": "Failure",
+    "hint": "Hint", "important": "Important", "info": "Info", "note": "Note",
+    "question": "Question", "quote": "Quote", "seealso": "See also", "success": "Success",
+    "tip": "Tip", "tldr": "TL;DR", "todo": "Todo", "warning": "Warning",
+}
+# Class tokens that make an element an admonition container on their own.
+_ADMONITION_CONTAINERS = frozenset(
+    ["admonition", "admonitionblock", "theme-admonition", "markdown-alert", "callout", "notecard",
+     "alert"]
+)
+# Bare type tokens that make an element an admonition without a container token (kept short:
+# words such as ``summary``, ``info`` or ``quote`` are common layout class names).
+_ADMONITION_BARE = frozenset(
+    ["note", "tip", "hint", "warning", "caution", "important", "danger", "attention"]
+)
+_ADMONITION_PREFIXED = re.compile(
+    r"(?:markdown-alert|theme-admonition|admonition|callout|notecard)--?([a-z]+)"
+)
+_ADMONITION_TITLE_CLASSES = frozenset(
+    ["admonition-title", "markdown-alert-title", "admonition-heading", "alert-heading",
+     "alert-title", "callout-title", "callout-title-container"]
+)
+_ADMONITION_TAGS = ("div", "aside", "section", "details", "blockquote")
+
+
+def _class_tokens(el: lxml.etree._Element) -> list[str]:
+    return (el.get("class") or "").lower().split()
+
+
+def _admonition_type(el: lxml.etree._Element) -> tuple[bool, str | None]:
+    """(may be an admonition, its type or None) from the class tokens, first match wins.
+    A container token without a type makes an admonition only when a title is found."""
+    tokens = _class_tokens(el)
+    container = any(t in _ADMONITION_CONTAINERS for t in tokens)
+    for tok in tokens:
+        m = _ADMONITION_PREFIXED.fullmatch(tok)
+        if m and m.group(1) in _ADMONITION_LABELS:
+            return True, m.group(1)
+        if tok in _ADMONITION_BARE or (container and tok in _ADMONITION_LABELS):
+            return True, tok
+    return container, None
+
+
+def _is_admonition_title(el: lxml.etree._Element) -> bool:
+    return any(t in _ADMONITION_TITLE_CLASSES or t.startswith("admonitionheading")
+               for t in _class_tokens(el))
+
+
+def _has_block(el: lxml.etree._Element) -> bool:
+    return any(True for d in el.iterdescendants()
+               if isinstance(d.tag, str) and d.tag in _BLOCK_TAGS)
+
+
+def _wrap_children(el: lxml.etree._Element, tag: str) -> None:
+    """Move the content of ``el`` into a new ``<tag>`` child."""
+    wrapper = lxml.html.Element(tag)
+    wrapper.text, el.text = el.text, None
+    for child in list(el):
+        wrapper.append(child)  # the tail moves with the child
+    el.append(wrapper)
+
+
+def _label_paragraph(el: lxml.etree._Element, tag: str) -> None:
+    """Turn ``el`` (a summary or caption) into a paragraph whose text is wrapped in ``<tag>``.
+    When it holds paragraphs, each is wrapped; with other block content it becomes a plain
+    ``div``."""
+    if _has_block(el):
+        el.tag = "div"
+        kids = [c for c in el if isinstance(c.tag, str)]
+        loose = (el.text or "").strip() or any((c.tail or "").strip() for c in el)
+        if not loose and all(c.tag == "p" and not _has_block(c) for c in kids):
+            for c in kids:
+                if _has_text(c):
+                    _wrap_children(c, tag)
+        return
+    el.tag = "p"
+    if _has_text(el):
+        _wrap_children(el, tag)
+
+
+def _label_of(text: str) -> str | None:
+    """The canonical label when ``text`` is just a type word ("note", "WARNING:"), else None."""
+    return _ADMONITION_LABELS.get(text.lower().rstrip(":").strip())
+
+
+def _prepare_admonitions(work: lxml.etree._Element) -> None:
+    """Admonitions become blockquotes opened by their label in bold (module rule)."""
+    found: list[tuple[lxml.etree._Element, str | None]] = []
+    for el in work.iter(*_ADMONITION_TAGS):
+        if el is work:
+            continue
+        maybe, kind = _admonition_type(el)
+        if maybe and _has_text(el):
+            found.append((el, kind))
+    if not found:
+        return
+    members = {id(el) for el, _ in found}
+
+    def owner(node: lxml.etree._Element) -> lxml.etree._Element | None:
+        anc = node.getparent()
+        while anc is not None and id(anc) not in members:
+            anc = anc.getparent()
+        return anc
+
+    plans = []
+    for el, kind in found:
+        title_el = icon_td = None
+        for d in el.iterdescendants():
+            if not isinstance(d.tag, str):
+                continue
+            if _is_admonition_title(d) or (d.tag == "summary" and d.getparent() is el):
+                if owner(d) is el:
+                    title_el = d
+                    break
+            if d.tag == "td" and "icon" in _class_tokens(d) and icon_td is None and owner(d) is el:
+                icon_td = d  # Asciidoctor: label cell, then the content cell
+        if title_el is None and icon_td is not None:
+            title_el = icon_td
+        if kind or title_el is not None:
+            plans.append((el, kind, title_el))
+    for el, kind, title_el in plans:
+        title = ""
+        if title_el is not None:
+            title = _norm_ws("".join(title_el.itertext()))
+            content = title_el.getnext() if title_el.tag == "td" else None
+            table = next(title_el.iterancestors("table"), None) if content is not None else None
+            if table is not None and content.tag == "td":
+                # the content cell replaces the two-cell table
+                holder = lxml.html.Element("div")
+                holder.text = content.text
+                for child in list(content):
+                    holder.append(child)
+                table.addprevious(holder)
+                _drop_keep_tail(table)
+            else:
+                _drop_keep_tail(title_el)
+        if not title and kind:
+            first = next((c for c in el if isinstance(c.tag, str) and _has_text(c)), None)
+            lead = (el.text or "").strip()
+            if not lead and first is not None and \
+                    _label_of(_norm_ws("".join(first.itertext()))) == _ADMONITION_LABELS[kind]:
+                title = _ADMONITION_LABELS[kind]  # a first block holding only the label
+                _drop_keep_tail(first)
+        if title:
+            label = _label_of(title) or title
+        elif kind:
+            label = _ADMONITION_LABELS[kind]
+            body = _norm_ws("".join(el.itertext())).lower()
+            if re.match(re.escape(label.lower()) + r"\s*[:!\u2013\u2014-]", body):
+                label = ""  # the body already opens with its label ("Note: ...")
+        else:
+            label = ""
+        el.tag = "blockquote"
+        el.attrib.clear()
+        if label:
+            para = lxml.html.Element("p")
+            strong = lxml.etree.SubElement(para, "strong")
+            strong.text = label
+            para.tail, el.text = el.text, None
+            el.insert(0, para)
+
+
+def _prepare_definition_lists(work: lxml.etree._Element) -> None:
+    for dl in list(work.iter("dl")):
+        if dl.getparent() is None and dl is not work:
+            continue
+        # Children in order; ``div`` groups (HTML allows them around dt/dd) are opened, stray
+        # text becomes a paragraph.
+        items: list[lxml.etree._Element] = []
+
+        def text_para(text: str | None) -> None:
+            if text and text.strip():
+                p = lxml.html.Element("p")
+                p.text = text
+                items.append(p)
+
+        def holds_terms(node: lxml.etree._Element) -> bool:
+            stack = list(node)
+            while stack:
+                d = stack.pop()
+                if d.tag in ("dt", "dd"):
+                    return True
+                if d.tag != "dl":  # a nested list's terms are its own
+                    stack.extend(d)
+            return False
+
+        def collect(node: lxml.etree._Element) -> None:
+            text_para(node.text)
+            for child in list(node):
+                tail, child.tail = child.tail, None
+                if child.tag == "div" and holds_terms(child):
+                    collect(child)
+                elif isinstance(child.tag, str):
+                    items.append(child)
+                text_para(tail)
+
+        collect(dl)
+        groups: list[tuple[list, list]] = []
+        state = ""
+        for item in items:
+            if item.tag == "dt":
+                if state != "dt":
+                    groups.append(([], []))
+                state = "dt"
+                if _has_text(item) or any(True for _ in item.iter("img")):
+                    groups[-1][0].append(item)
+            else:
+                if not groups:
+                    groups.append(([], []))
+                state = "dd"
+                if _has_text(item) or any(True for _ in item.iter("img")):
+                    groups[-1][1].append(item)
+        for child in list(dl):
+            dl.remove(child)
+        dl.text = None
+        for k in list(dl.attrib):
+            del dl.attrib[k]
+        dl.tag = "ul"
+        for terms, defs in groups:
+            if not terms and not defs:
+                continue
+            li = lxml.etree.SubElement(dl, "li")
+            term_p = None
+            for dt in terms:  # terms in bold, one per line, in one paragraph
+                dt.attrib.clear()
+                if _has_block(dt) or not _has_text(dt):
+                    # a term holding blocks (or only an image) stays a block of its own
+                    dt.tag = "div"
+                    li.append(dt)
+                    term_p = None
+                    continue
+                if term_p is None:
+                    term_p = lxml.etree.SubElement(li, "p")
+                else:
+                    lxml.etree.SubElement(term_p, "br")
+                dt.tag = "strong"
+                term_p.append(dt)
+            for dd in defs:
+                if dd.tag == "dd":
+                    dd.tag = "div"
+                li.append(dd)
+        if not len(dl):
+            _drop_keep_tail(dl) if dl is not work else None
+
+
+def _prepare_details_and_figures(work: lxml.etree._Element) -> None:
+    for details in list(work.iter("details")):
+        for summary in [c for c in details if c.tag == "summary"]:
+            _label_paragraph(summary, "strong")
+    for figure in list(work.iter("figure")):
+        captions = [c for c in figure if c.tag == "figcaption"]
+        for cap in captions:
+            tail, cap.tail = cap.tail, None
+            if tail and tail.strip():  # text after the caption stays where it was
+                prev = cap.getprevious()
+                if prev is not None:
+                    prev.tail = (prev.tail or "") + tail
+                else:
+                    figure.text = (figure.text or "") + tail
+            figure.remove(cap)
+        for cap in captions:  # captions follow the figure's content
+            _label_paragraph(cap, "em")
+            figure.append(cap)
 
 
 # --------------------------------------------------------------------------- preparation
@@ -441,6 +741,12 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
         if el.tag != "pre":
             el.text = _clean_text(el.text)
         el.tail = _clean_text(el.tail)
+
+    # Block constructs: admonitions (before details: a collapsible admonition is a details),
+    # definition lists, details summaries and figure captions.
+    _prepare_admonitions(work)
+    _prepare_definition_lists(work)
+    _prepare_details_and_figures(work)
 
     # Tables: innermost first so that nested layout is resolved bottom-up.
     tables = list(work.iter("table"))
@@ -726,9 +1032,6 @@ class GatecrawlConverter(MarkdownConverter):
     convert_thead = convert_tbody
     convert_tfoot = convert_tbody
 
-    def convert_dl(self, el, text, parent_tags):
-        return self.convert_div(el, text, parent_tags)
-
 
 def _norm_cell(cell: str) -> str:
     return re.sub(r"[ \t]+", " ", cell).strip()
@@ -751,6 +1054,9 @@ def _chomp(text: str) -> tuple[str, str, str]:
 _RE_CODE_PLACEHOLDER = re.compile("^(.*?)" + _CODE_OPEN + r"(\d+)" + _CODE_CLOSE + r"\s*$")
 
 
+_RE_LIST_MARKER = re.compile(r"(?<![^\s>])(?:[-+*]|\d{1,9}[.)])(?= |$)")
+
+
 def _fence_for(code: str) -> str:
     longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
     return "`" * max(3, longest + 1)
@@ -766,7 +1072,8 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
             lang, code = codes[int(m.group(2))]
             fence = _fence_for(code)
             lines_out.append(prefix + fence + lang)
-            cont = " " * len(prefix) if not prefix.strip().startswith(">") else prefix
+            # continuation lines: quote markers stay, list markers become spaces
+            cont = _RE_LIST_MARKER.sub(lambda mm: " " * len(mm.group(0)), prefix)
             for code_line in code.split("\n"):
                 lines_out.append((cont + code_line) if code_line else cont.rstrip())
             lines_out.append(cont + fence)
@@ -793,13 +1100,10 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
 
 
 def _title(root: lxml.etree._Element) -> str | None:
-    try:
-        for h in root.iter("h1"):
-            t = _norm_ws("".join(h.itertext()))
-            if t:
-                return unicodedata.normalize("NFC", t)
-    except Exception:
-        return None
+    for h in root.iter("h1"):
+        t = _norm_ws("".join(h.itertext()))
+        if t:
+            return unicodedata.normalize("NFC", t)
     return None
 
 
@@ -820,20 +1124,10 @@ class _Tag(Tag):
 
 
 def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
-    """Convert the subtree ``root`` to Markdown (rules in the module docstring). Never raises."""
-    try:
-        return _to_markdown(root, base_url=base_url)
-    except Exception:  # pragma: no cover - defensive: fall back to plain text
-        try:
-            text = _norm_ws(" ".join(root.itertext()))
-            text = GatecrawlConverter([]).escape(text, set())
-            text = unicodedata.normalize("NFC", text)
-            return MarkdownResult(text=(text + "\n") if text else "", title=None, provenance=[])
-        except Exception:
-            return MarkdownResult(text="", title=None, provenance=[])
+    """Convert the subtree ``root`` to Markdown (rules in the module docstring).
 
-
-def _to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
+    Internal errors are not caught here: they propagate to :func:`gatecrawl.core.convert.convert`,
+    which ends the page as ``converter_error`` (fail closed, never a kept page)."""
     if root is None or not isinstance(getattr(root, "tag", None), str):
         return MarkdownResult(text="", title=None, provenance=[])
     base = _find_base(root, base_url or "")

@@ -1,0 +1,81 @@
+"""Fail closed: an internal error inside the Markdown conversion is never a kept page.
+
+``to_markdown`` catches nothing; ``convert()`` turns the error into the typed drop
+``converter_error`` (logged, packet kept, no Markdown). Each inner step of the conversion is
+made to raise in turn; the same page converts and is kept when nothing is patched, so these
+tests fail if an error is swallowed and the page is kept (or converted some other way).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+import gatecrawl.core.markdown as mdmod
+from gatecrawl import convert
+from gatecrawl.core.htmlparse import parse_html
+
+URL = "https://site.example/docs/page"
+PARAS = "".join(
+    f"<p>Paragraph {i}: a documentation page explains options, defaults and examples for readers {i}.</p>"
+    for i in range(8)
+)
+PAGE = (
+    "<html><head><title>Options</title></head><body><main><h1>Options</h1>"
+    f"{PARAS}<dl><dt>--verbose</dt><dd>Print more detail about every step.</dd></dl>"
+    "<div class='admonition note'><p class='admonition-title'>Note</p><p>Defaults apply.</p></div>"
+    "<details><summary>More</summary><p>Hidden text.</p></details>"
+    "<figure><img src='/a.png' alt='A'><figcaption>A caption.</figcaption></figure>"
+    "</main></body></html>"
+).encode()
+
+
+class InjectedFault(RuntimeError):
+    pass
+
+
+def _boom(*args, **kwargs):
+    raise InjectedFault("injected fault in the Markdown conversion")
+
+
+# (attribute owner, attribute name): the inner steps of to_markdown, in order.
+INNER_STEPS = [
+    (mdmod, "_find_base"),
+    (mdmod, "_prepare"),
+    (mdmod, "_prepare_admonitions"),
+    (mdmod, "_prepare_definition_lists"),
+    (mdmod, "_prepare_details_and_figures"),
+    (mdmod.GatecrawlConverter, "convert_soup"),
+    (mdmod.GatecrawlConverter, "convert_li"),
+    (mdmod, "_normalise"),
+    (mdmod, "_title"),
+]
+
+
+def test_page_is_kept_without_a_fault():
+    r = convert(PAGE, URL)
+    assert r.ok and r.drop_reason is None, r.evidence["validation_report"]
+    assert "- **--verbose**" in r.markdown and "> **Note**" in r.markdown
+
+
+@pytest.mark.parametrize("owner, name", INNER_STEPS, ids=[n for _, n in INNER_STEPS])
+def test_to_markdown_propagates_inner_errors(monkeypatch, owner, name):
+    monkeypatch.setattr(owner, name, _boom)
+    body = parse_html(PAGE).find("body")
+    with pytest.raises(InjectedFault):
+        mdmod.to_markdown(body, base_url=URL)
+
+
+@pytest.mark.parametrize("owner, name", INNER_STEPS, ids=[n for _, n in INNER_STEPS])
+def test_inner_error_ends_as_converter_error(monkeypatch, caplog, owner, name):
+    monkeypatch.setattr(owner, name, _boom)
+    with caplog.at_level(logging.ERROR, logger="gatecrawl"):
+        r = convert(PAGE, URL)
+    assert r.ok is False
+    assert r.drop_reason == "converter_error"
+    assert r.markdown == ""
+    assert r.evidence["outcome"] == "dropped"
+    assert r.evidence["drop_reason"] == "converter_error"
+    assert "InjectedFault" in r.evidence["drop_detail"]
+    assert any("converter error" in rec.getMessage() for rec in caplog.records)
