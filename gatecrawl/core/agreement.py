@@ -46,6 +46,10 @@ OUTVOTED_MAX_SHARE = 0.3
 #: least this many tokens, and this share of the own selection's tokens
 ADD_MIN_TOKENS = 30
 ADD_MIN_SHARE = 0.3
+#: the own selection is also outvoted when the lead candidate holds this many times its tokens
+LOUDER_FACTOR = 2.0
+#: with one other opinion only, it widens the selection when it keeps this share of the own text
+CONFIRM_SHARE = 0.9
 
 
 class _Quiet(logging.Filter):
@@ -158,9 +162,16 @@ def _info(cands, ballots, own_tokens) -> dict:
     return info
 
 
+def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str) -> list[bool]:
+    """Without the own selection: the units the lead candidate keeps (it holds what both
+    others agree on, and on both development corpora the lead alone beat the others' overlap
+    when they disagreed), plus any unit both others keep."""
+    return [bool(b.tokens) and (o >= 2 or b.votes.get(lead, False)) for b, o in zip(ballots, others)]
+
+
 def decide(ballots: list[Ballot], texts) -> AgreementResult:
     """Vote on the units. ``texts(name)`` returns a candidate's text; the second candidate
-    is only asked when the first finds text outside the own selection."""
+    is only asked when the first keeps text the own selection does not."""
     own_tokens = sum(len(b.tokens) for b in ballots if b.own)
     cands = []
     for name in CANDIDATES:
@@ -169,53 +180,63 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
         for b in ballots:
             b.votes[c.name] = bool(b.tokens) and c.tokens >= CANDIDATE_MIN_TOKENS and c.keeps(b.tokens)
         if len(cands) == 1:
-            # the first opinion adds nothing outside the own selection: no need to ask the second
-            outside = sum(len(b.tokens) for b in ballots if not b.in_region and b.votes[c.name])
-            if outside < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens):
+            # the first opinion keeps nothing the own selection does not: no need to ask the second
+            extra = sum(len(b.tokens) for b in ballots if not b.own and b.votes[c.name])
+            if extra < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens):
                 return AgreementResult(keep=None, mode="own_agrees", candidates=_info(cands, ballots, own_tokens))
     info = _info(cands, ballots, own_tokens)
     speaking = [c for c in cands if c.tokens >= CANDIDATE_MIN_TOKENS]
-    n = len(ballots)
-    others = [sum(b.votes.values()) for b in ballots]
-    if own_tokens < CANDIDATE_MIN_TOKENS and speaking:
-        # the own selection has (almost) nothing: it abstains, and what any other keeps stays
-        kept = [bool(b.tokens) and o >= 1 for b, o in zip(ballots, others)]
-        if any(kept):
-            return AgreementResult(
-                keep=frozenset(b.index for b, k in zip(ballots, kept) if k), mode="own_abstained",
-                candidates=info, removed=(),
-                added=tuple(b.index for b, k in zip(ballots, kept) if k and not b.own))
-    if len(speaking) < 2:
+    if not speaking:
         return AgreementResult(keep=None, mode="own_only", candidates=info)
+    n = len(ballots)
+    lead = speaking[0]
+    others = [sum(b.votes.values()) for b in ballots]
+    own_kept = sum(len(b.tokens) for b, o in zip(ballots, others) if b.own and o >= 1)
     agreed = [bool(b.tokens) and o >= 2 for b, o in zip(ballots, others)]
-    fresh = [a and not b.in_region for b, a in zip(ballots, agreed)]  # agreed, outside the own region
-    # the own selection is outvoted when the others agree on a body of text it shares little with
     agreed_tokens = sum(len(b.tokens) for b, a in zip(ballots, agreed) if a)
     agreed_in_own = sum(len(b.tokens) for b, a in zip(ballots, agreed) if a and b.own)
-    own_kept = sum(len(b.tokens) for b, o in zip(ballots, others) if b.own and o >= 1)
-    outvoted = (agreed_tokens >= CANDIDATE_MIN_TOKENS and own_tokens > 0
-                and agreed_in_own < OUTVOTED_MAX_SHARE * agreed_tokens
-                and own_kept < OUTVOTED_MAX_SHARE * own_tokens)
-    added_tokens = sum(len(b.tokens) for b, f in zip(ballots, fresh) if f)
-    if not outvoted and added_tokens < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens):
-        return AgreementResult(keep=None, mode="own_agrees", candidates=info)
+    lead_in_own = sum(len(b.tokens) for b in ballots if b.own and b.votes.get(lead.name))
+
+    def result(kept: list[bool], mode: str) -> AgreementResult:
+        removed = tuple(b.index for b, k in zip(ballots, kept) if b.own and not k and b.tokens)
+        added = tuple(b.index for b, k in zip(ballots, kept) if k and not b.own and b.tokens)
+        if not added and not removed:
+            return AgreementResult(keep=None, mode="own_agrees", candidates=info)
+        return AgreementResult(keep=frozenset(b.index for b, k in zip(ballots, kept) if k),
+                               mode=mode, candidates=info, removed=removed, added=added)
+
+    if own_tokens < CANDIDATE_MIN_TOKENS:
+        # the own selection has (almost) nothing: it abstains; what the others agree on
+        # stays, and the first speaking candidate breaks ties
+        kept = _majority_or_lead(ballots, others, lead.name)
+        if any(kept):
+            return result(kept, "own_abstained")
+        return AgreementResult(keep=None, mode="own_only", candidates=info)
+    # outvoted: the others keep (almost) none of the own selection, and either agree with
+    # each other on a body of text elsewhere or the lead candidate says much more
+    outvoted = own_kept < OUTVOTED_MAX_SHARE * own_tokens and (
+        (agreed_tokens >= CANDIDATE_MIN_TOKENS and agreed_in_own < OUTVOTED_MAX_SHARE * agreed_tokens)
+        or lead.tokens >= LOUDER_FACTOR * own_tokens)
     if outvoted:
-        kept = [a or (b.own and o >= 1 and b.tag.startswith("h")) for b, a, o in zip(ballots, agreed, others)]
+        return result(_majority_or_lead(ballots, others, lead.name), "own_outvoted")
+    # widened: text outside the own region that both others keep, or (when the second
+    # opinion is silent) that the lead keeps while it confirms the own selection
+    if len(speaking) >= 2:
+        fresh = [a and not b.in_region for b, a in zip(ballots, agreed)]
+    elif lead_in_own >= CONFIRM_SHARE * own_tokens:
+        fresh = [bool(b.tokens) and b.votes.get(lead.name, False) and not b.in_region for b in ballots]
     else:
-        kept = [b.own or f for b, f in zip(ballots, fresh)]
+        return AgreementResult(keep=None, mode="own_only", candidates=info)
+    added_tokens = sum(len(b.tokens) for b, f in zip(ballots, fresh) if f)
+    if added_tokens < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens):
+        return AgreementResult(keep=None, mode="own_agrees", candidates=info)
+    kept = [b.own or f for b, f in zip(ballots, fresh)]
     # bridges: a short unit between two kept units that one other candidate keeps stays
     for i, b in enumerate(ballots):
-        if kept[i] or not b.tokens or len(b.tokens) > BRIDGE_MAX_TOKENS or others[i] < 1 or \
-                (b.in_region and not outvoted):
+        if kept[i] or not b.tokens or len(b.tokens) > BRIDGE_MAX_TOKENS or others[i] < 1 or b.in_region:
             continue
         prev_k = next((kept[j] for j in range(i - 1, -1, -1) if ballots[j].tokens), False)
         next_k = next((kept[j] for j in range(i + 1, n) if ballots[j].tokens), False)
         if prev_k and next_k:
             kept[i] = True
-    removed = tuple(b.index for b, k in zip(ballots, kept) if b.own and not k and b.tokens)
-    added = tuple(b.index for b, k in zip(ballots, kept) if k and not b.own and b.tokens)
-    if not added and not removed:
-        return AgreementResult(keep=None, mode="own_agrees", candidates=info)
-    return AgreementResult(keep=frozenset(b.index for b, k in zip(ballots, kept) if k),
-                           mode="own_outvoted" if outvoted else "own_widened",
-                           candidates=info, removed=removed, added=added)
+    return result(kept, "own_widened")

@@ -133,7 +133,7 @@ from gatecrawl.core.page import css_path, remove_keep_tail
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
-EXTRACTOR_VERSION = "extract/5"
+EXTRACTOR_VERSION = "extract/6"
 
 MIN_TEXT = 20
 _BLOCK_COST = 10
@@ -305,13 +305,18 @@ _HIDDEN_CANDIDATES = lxml.etree.XPath(
     "or contains(@class, 'show-for-sr')]")
 
 
-def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
+def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = False) -> list:
     """Remove non-content and hidden elements from the working copy.
 
     A control or hidden block that holds most of the page's text is the page, not chrome:
     an unclosed ``<button>`` or ``<dialog>`` swallows the rest of the document, and streamed
     pages park their content in a ``hidden`` block that a script reveals. Such an element
-    is unwrapped (its text stays) instead of removed (``keep_dominant_block``)."""
+    is unwrapped (its text stays) instead of removed (``keep_dominant_block``).
+
+    With ``defer_aria``, blocks hidden only by ``aria-hidden="true"`` (hidden from screen
+    readers, shown on screen: carousel slides, decorative copies) are returned instead of
+    removed, so the candidates' vote can still see them."""
+    deferred: list = []
     total = None
     for el in body.iter(*_SWALLOWING):
         if total is None:
@@ -332,8 +337,19 @@ def _preclean(body: lxml.etree._Element, fired: set[str]) -> None:
             if total and _text_len(el) > DOMINANT_SHARE * total:
                 fired.add("keep_dominant_block")
                 continue
+            if defer_aria and _aria_hidden_only(el):
+                deferred.append(el)
+                continue
             _drop(el)
             fired.add("exclude_hidden")
+    return deferred
+
+
+def _aria_hidden_only(el: lxml.etree._Element) -> bool:
+    if (el.get("aria-hidden") or "").strip().lower() != "true" or el.get("hidden") is not None:
+        return False
+    style, cls = el.get("style"), el.get("class")
+    return not (style and _HIDDEN_STYLE.search(style)) and not (cls and _attr_match(_HIDDEN_CLASS, cls))
 
 
 # --------------------------------------------------------------------------- scoring
@@ -1110,31 +1126,14 @@ def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (
                 exclude_selectors: Sequence[str] = (), keep_comments: bool = False,
                 keep_bylines: bool = False, keep_captions: bool = False,
                 agreement: bool = True) -> Selection:
-    """Select the main content of ``doc`` (see the module docstring). Never raises."""
-    try:
-        return _select_main(doc, main_selectors=main_selectors,
-                            exclude_selectors=exclude_selectors, keep_comments=keep_comments,
-                            keep_bylines=keep_bylines, keep_captions=keep_captions,
-                            agreement=agreement)
-    except Exception:
-        try:
-            root = lxml.html.Element("body")
-            n = 0
-            try:
-                body = doc.find(".//body") if doc is not None else None
-                if body is not None:
-                    root = copy.deepcopy(body)
-                    root.tail = None
-                    _preclean(root, set())
-                    n = _text_len(root)
-            except Exception:
-                root = lxml.html.Element("body")
-            return Selection(root=root, rule="body_fallback", selector="body", removal_rules=(),
-                             main_text_chars=n, page_text_chars=n)
-        except Exception:
-            return Selection(root=lxml.html.Element("body"), rule="body_fallback",
-                             selector="body", removal_rules=(), main_text_chars=0,
-                             page_text_chars=0)
+    """Select the main content of ``doc`` (see the module docstring).
+
+    An internal error propagates: ``convert()`` turns it into a ``converter_error`` drop.
+    Falling back to the whole body here would keep navigation and footers as a success."""
+    return _select_main(doc, main_selectors=main_selectors,
+                        exclude_selectors=exclude_selectors, keep_comments=keep_comments,
+                        keep_bylines=keep_bylines, keep_captions=keep_captions,
+                        agreement=agreement)
 
 
 def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
@@ -1162,7 +1161,23 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                 break
     except Exception:
         base_href = None
-    _preclean(body, fired)
+    vote = agreement and not keep_comments
+    aria_hidden = _preclean(body, fired, defer_aria=vote)
+    # The candidates' vote sees the page before the own pattern rules (and with the blocks
+    # hidden from screen readers only): a unit those rules removed can come back when both
+    # other candidates keep it.
+    vote_units: list = []
+    vote_body = body
+    if vote:
+        _wrap_loose_text(body, fired)
+        for i, u in enumerate(_leaf_units(body, _VOTE_UNITS)):
+            u.set(UNIT_ATTR, str(i))
+        vote_body = copy.deepcopy(body)
+        vote_units = _leaf_units(vote_body, _VOTE_UNITS)
+        for el in aria_hidden:
+            if el.getparent() is not None:
+                _drop(el)
+                fired.add("exclude_hidden")
     page_chars = _text_len(body)
 
     chosen = None
@@ -1180,15 +1195,6 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                 break
         if chosen is not None:
             break
-
-    # The candidates' vote sees the page before the own pattern rules: a unit those rules
-    # removed can come back when both other candidates keep it.
-    vote_units: list = []
-    if chosen is None and agreement and not keep_comments:
-        for i, u in enumerate(_leaf_units(body, _VOTE_UNITS)):
-            u.set(UNIT_ATTR, str(i))
-        vote_body = copy.deepcopy(body)
-        vote_units = _leaf_units(vote_body, _VOTE_UNITS)
 
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
@@ -1255,7 +1261,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             ref_cache[name] = candidate_text(doc, name)
         return ref_cache[name]
 
-    shared = units and __import__("os").environ.get("GC_SHARED", "1") == "1"
+    shared = bool(units)
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
                             keep_captions=keep_captions, set_aside=set_aside, removed=removed,
@@ -1323,7 +1329,7 @@ _VOTE_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "d
 #: the reference must cover at least this share of its own shingles inside our selection
 REF_SUBSET_MIN = 0.9
 #: with the whole page's reference text, at least this share of it must lie in our selection
-REF_PAGE_SUBSET_MIN = float(__import__("os").environ.get("GC_PSM", "0.5"))
+REF_PAGE_SUBSET_MIN = 0.5
 #: a unit is kept when this share of its shingles occurs in the reference
 REF_KEEP_MIN = 0.5
 #: and must cover at least this share of the selection's shingles
@@ -1390,6 +1396,83 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> l
 
     collect(root)
     return units
+
+
+def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
+    """Wrap runs of loose text (a container's own text, inline children and tails between
+    its block children) in ``<p>`` elements, so that every piece of text belongs to a unit
+    the candidates can vote on (``wrap_loose_text``). Text-only and inline-only elements are
+    left as they are."""
+    holds_block: set = set()
+    for d in root.iter(*_BLOCKS):
+        for anc in d.iterancestors():
+            if anc in holds_block:
+                break
+            holds_block.add(anc)
+            if anc is root:
+                break
+    for el in [e for e in root.iter() if e in holds_block]:
+        if el.tag in ("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"):
+            continue
+        # is there a run of loose text next to a block child?
+        loose = bool((el.text or "").strip())
+        mixed = False
+        for child in el:
+            is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
+            if is_block:
+                mixed = True
+                if (child.tail or "").strip():
+                    loose = True
+            elif _is_el(child) and (child.text_content() or "").strip():
+                loose = True
+        if not (mixed and loose):
+            continue
+        # rebuild: walk the children again, replacing each run by a <p>
+        fired.add("wrap_loose_text")
+        new_children: list = []
+        text = el.text or ""
+        inline: list = []
+        for child in list(el):
+            is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
+            if is_block:
+                new_children.extend(_make_run(text, inline))
+                tail = child.tail or ""
+                child.tail = None
+                new_children.append(child)
+                text, inline = tail, []
+            else:
+                inline.append(child)
+        new_children.extend(_make_run(text, inline))
+        for child in list(el):
+            el.remove(child)
+        el.text = None
+        for child in new_children:
+            if isinstance(child, str):
+                if len(el):
+                    el[-1].tail = (el[-1].tail or "") + child
+                else:
+                    el.text = (el.text or "") + child
+            else:
+                el.append(child)
+
+
+def _make_run(text: str, inline: list) -> list:
+    """A run of loose text and inline elements as a new <p> (or as plain whitespace)."""
+    has_text = text.strip() or any(_is_el(c) and (c.text_content() or "").strip() for c in inline)
+    if not has_text:
+        out: list = [text] if text else []
+        for c in inline:
+            tail = c.tail
+            c.tail = None
+            out.append(c)
+            if tail:
+                out.append(tail)
+        return out
+    p = lxml.html.Element("p")
+    p.text = text
+    for c in inline:
+        p.append(c)  # tails travel with their element
+    return [p]
 
 
 def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Element:
