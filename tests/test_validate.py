@@ -63,7 +63,7 @@ def test_each_drop_reason(body, kwargs, reason):
         ("[validation]\nmin_headings = 3", "too_few_headings"),
         ('[validation]\nrequired_fields = ["title", "date"]', "missing_field"),
         ('[validation]\nexpected_heading_pattern = "^Overview"', "heading_mismatch"),
-        ("[validation]\nmax_boilerplate_ratio = 0.0\n", None),
+        ("[validation]\nmax_boilerplate_ratio = 0.0\nlinks_confirmed_are_content = false\n", None),
     ],
 )
 def test_recipe_thresholds_drive_drops(recipe_text, reason):
@@ -151,3 +151,21 @@ def test_converter_error_fails_closed(monkeypatch):
 )
 def test_page_type_routing(body, ctype, url, expected):
     assert page_type(body, ctype, url) == expected
+
+
+def test_a_listing_the_reference_confirms_is_not_boilerplate_but_a_hub_is():
+    items = "".join(f"<li><a href='/job/{i}'>Senior engineer number {i} wanted at company {i} in city {i}"
+                    f" for the platform team</a> <span>{i} hours ago</span></li>" for i in range(25))
+    listing = page(f"<main><h1>Jobs at our startups</h1><p>These are open roles at companies we fund, "
+                   f"updated daily by the teams themselves.</p><ol>{items}</ol></main>", title="Jobs")
+    r = convert(listing, URL)
+    assert r.ok, r.evidence["validation_report"]
+    assert r.evidence["validation_report"]["detail"]["link_text_confirmed_by_reference"] >= 0.6
+    # the same page with the rule off is dropped as boilerplate_heavy
+    off = convert(listing, URL, recipe=recipe("[validation]\nlinks_confirmed_are_content = false\n"))
+    assert off.drop_reason == "boilerplate_heavy"
+    from gatecrawl.demo.site import _hub
+
+    hub = convert(_hub().encode(), "http://127.0.0.1/")
+    assert hub.drop_reason == "boilerplate_heavy"
+    assert hub.evidence["validation_report"]["detail"]["reference_share"] < 0.6

@@ -222,9 +222,9 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
     # widened: text outside the own region that both others keep, or (when the second
     # opinion is silent) that the lead keeps while it confirms the own selection
     if len(speaking) >= 2:
-        fresh = [a and not b.in_region for b, a in zip(ballots, agreed)]
+        fresh = [a and not b.in_region and len(b.tokens) >= 4 for b, a in zip(ballots, agreed)]
     elif lead_in_own >= CONFIRM_SHARE * own_tokens:
-        fresh = [bool(b.tokens) and b.votes.get(lead.name, False) and not b.in_region for b in ballots]
+        fresh = [len(b.tokens) >= 4 and b.votes.get(lead.name, False) and not b.in_region for b in ballots]
     else:
         return AgreementResult(keep=None, mode="own_only", candidates=info)
     added_tokens = sum(len(b.tokens) for b, f in zip(ballots, fresh) if f)

@@ -330,6 +330,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         page_visible_chars=page.total_chars,
         content_chars=sel.main_text_chars,
         boilerplate_ratio=boiler_ratio,
+        reference_share=sel.reference_share,
         has_password_field=has_password,
         page_content_chars=len(page.body_text),
         paywall=paywall.to_dict() if paywall is not None else None,

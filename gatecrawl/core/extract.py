@@ -240,6 +240,9 @@ class Selection:
     removed: tuple[tuple[str, str], ...] = ()
     #: the vote: mode, each candidate's size and agreement with the own selection (or None)
     agreement: dict | None = None
+    #: share of the selection's text the independent extractor (trafilatura) keeps too, or
+    #: None when it was not consulted
+    reference_share: float | None = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1301,6 +1304,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         for e in root.iter():
             if _is_el(e) and e.get(UNIT_ATTR) is not None:
                 del e.attrib[UNIT_ATTR]
+    reference_share = None
+    if "trafilatura" in ref_cache:
+        reference_share = _shared_share(root, ref_cache["trafilatura"])
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
@@ -1313,6 +1319,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         set_aside=tuple(set_aside),
         removed=tuple(removed),
         agreement=agreement_info,
+        reference_share=reference_share,
     )
 
 
@@ -1491,6 +1498,15 @@ def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Elemen
     return chain[best]
 
 
+def _shared_share(root: lxml.etree._Element, ref: str) -> float | None:
+    """Share of ``root``'s 4-token shingles that occur in ``ref``."""
+    ours = _shingle_set(_TOKEN_RX.findall(root.text_content().lower()))
+    if not ours:
+        return None
+    theirs = _shingle_set(_TOKEN_RX.findall((ref or "").lower()))
+    return round(len(ours & theirs) / len(ours), 4)
+
+
 def _shingle_set(tokens: list[str]) -> set:
     return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
 
@@ -1581,7 +1597,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
 
     keep = [u in covered or u in holds or in_ref(u) for u in units]
     # lists: all items stay when the reference keeps any of them
-    kept_lists = {u.getparent() for u, k in zip(units, keep) if k and u.tag == "li"}
+    # (with votes, each item was voted on: no expansion)
+    kept_lists = set() if votes is not None else {u.getparent() for u, k in zip(units, keep) if k and u.tag == "li"}
     for i, u in enumerate(units):
         if not keep[i] and u.tag == "li" and u.getparent() in kept_lists:
             keep[i] = True

@@ -93,6 +93,7 @@ class Recipe:
     min_markdown_chars: int = 200
     min_headings: int = 0
     max_boilerplate_ratio: float = 0.5
+    links_confirmed_are_content: bool = True
     required_fields: tuple[str, ...] = ("title",)
     expected_heading_pattern: str | None = None
     wrong_route_markers: tuple[str, ...] = ()
@@ -347,6 +348,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "validation.min_markdown_chars": (_int(0, 10_000_000), "min_markdown_chars", "Minimum characters of Markdown for a page to be kept."),
     "validation.min_headings": (_int(0, 10_000), "min_headings", "Minimum number of headings in the Markdown."),
     "validation.max_boilerplate_ratio": (_float(0.0, 1.0), "max_boilerplate_ratio", "Maximum share of the extraction's text that is link text (menus, link lists, hubs)."),
+    "validation.links_confirmed_are_content": (_bool, "links_confirmed_are_content", "A link-heavy extraction is a listing, not boilerplate, when the independent extractor keeps at least 60% of its text as main content."),
     "validation.required_fields": (_list(_choice(*_FIELDS)), "required_fields", "Fields that must be found for a page to be kept."),
     "validation.expected_heading_pattern": (_regex, "expected_heading_pattern", "Regex that at least one heading must match (case-insensitive)."),
     "validation.wrong_route_markers": (_list(_str), "wrong_route_markers", "Extra phrases that mark a wrong route (soft 404) when found in the title or first heading."),

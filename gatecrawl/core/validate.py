@@ -255,6 +255,9 @@ def _count_cells(line: str) -> int:
     return cells
 
 
+#: link-heavy extractions are content when the independent extractor keeps this share of them
+LISTING_CONFIRMED_SHARE = 0.6
+
 # --- the validator -----------------------------------------------------------------------
 
 
@@ -270,6 +273,8 @@ class ValidationInput:
     page_visible_chars: int = 0
     content_chars: int = 0
     boilerplate_ratio: float = 0.0
+    #: share of the extraction's text that the independent extractor keeps too (None: unknown)
+    reference_share: float | None = None
     has_password_field: bool = False
     page_content_chars: int | None = None  # the page's content text outside chrome (None: use content_chars)
     paywall: dict | None = None  # paywall markup found on the page (gatecrawl.core.walls.Paywall.to_dict)
@@ -370,9 +375,19 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
         detail["min_headings"] = recipe.min_headings
         detail["heading_count"] = heading_count
     if v.boilerplate_ratio > recipe.max_boilerplate_ratio:
-        reasons.append(Reason.BOILERPLATE_HEAVY)
-        detail["max_boilerplate_ratio"] = recipe.max_boilerplate_ratio
-        detail["boilerplate_ratio"] = round(v.boilerplate_ratio, 4)
+        # Link text the independent extractor also takes for the page's main content is a
+        # listing's items, not chrome (a hub of bare links is chrome to it too).
+        confirmed = (getattr(recipe, "links_confirmed_are_content", True) and v.reference_share is not None
+                     and v.reference_share >= LISTING_CONFIRMED_SHARE)
+        if confirmed:
+            detail["link_text_confirmed_by_reference"] = round(v.reference_share, 4)
+        else:
+            reasons.append(Reason.BOILERPLATE_HEAVY)
+            detail["max_boilerplate_ratio"] = recipe.max_boilerplate_ratio
+            detail["boilerplate_ratio"] = round(v.boilerplate_ratio, 4)
+            if v.reference_share is not None:
+                detail["reference_share"] = round(v.reference_share, 4)
+                detail["reference_share_min"] = LISTING_CONFIRMED_SHARE
     missing = [f for f in recipe.required_fields if not v.fields.get(f)]
     if missing:
         reasons.append(Reason.MISSING_FIELD)
