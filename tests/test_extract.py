@@ -345,7 +345,7 @@ def test_standfirst_set_aside_but_section_headings_stay(monkeypatch):
 
     reference = lxml.html.fromstring(f"<div>{prose(3)}<p>Second part</p>{prose(3)}</div>").text_content()
     monkeypatch.setattr(extract_mod, "candidate_text",
-                        lambda doc, name: reference if name == "trafilatura" else "")
+                        lambda doc, name, **kw: reference if name == "trafilatura" else "")
     sel = select_main(page(body))
     t = text_of(sel)
     assert "summary line" not in t and "Second part" in t and "Headline" in t

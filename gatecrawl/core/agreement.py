@@ -101,8 +101,9 @@ def _text_candidate(name: str, text: str | None) -> _TextCandidate:
 CANDIDATES = ("trafilatura", "readability")
 
 
-def candidate_text(doc: lxml.html.HtmlElement, name: str) -> str:
-    """One independent candidate's text for ``doc`` (which is not modified)."""
+def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: bool = False) -> str:
+    """One independent candidate's text for ``doc`` (which is not modified); comments are
+    left out unless ``include_comments`` (a thread, whose posts are its content)."""
     try:
         import trafilatura
         from trafilatura.external import try_readability
@@ -113,7 +114,7 @@ def candidate_text(doc: lxml.html.HtmlElement, name: str) -> str:
     if root is None:
         return ""
     if name == "trafilatura":
-        return trafilatura.extract(root, fast=True, include_comments=False, include_tables=True,
+        return trafilatura.extract(root, fast=True, include_comments=include_comments, include_tables=True,
                                    deduplicate=False) or ""
     if name == "readability":
         art = try_readability(copy.deepcopy(root))

@@ -282,7 +282,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     sel = select_main(doc, main_selectors=recipe.main_selectors,
                       exclude_selectors=recipe.exclude_selectors,
                       keep_comments=recipe.keep_comments, keep_bylines=recipe.keep_bylines,
-                      keep_captions=recipe.keep_captions)
+                      keep_captions=recipe.keep_captions, page_type=recipe.page_type, url=url)
     md = to_markdown(sel.root, base_url=url)
     if not fields.get("title") and md.title:
         fields["title"] = md.title
@@ -292,6 +292,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     packet["boilerplate_filter_rules_used"] = list(sel.removal_rules)
     packet["set_aside"] = [{"kind": k, "text": t} for k, t in sel.set_aside]
     packet["extraction"] = {
+        "page_type_detected": sel.page_type.to_dict() if sel.page_type else None,
         "agreement": sel.agreement,
         "removed": [{"rule": r, "text": t} for r, t in sel.removed[:REMOVED_LISTED_MAX]],
         "removed_count": len(sel.removed),

@@ -128,6 +128,7 @@ from dataclasses import dataclass
 import lxml.etree
 import lxml.html
 
+from gatecrawl.core import pagetype
 from gatecrawl.core.agreement import UNIT_ATTR, Ballot, candidate_text, decide
 from gatecrawl.core.page import css_path, remove_keep_tail
 
@@ -243,6 +244,8 @@ class Selection:
     #: share of the selection's text the independent extractor (trafilatura) keeps too, or
     #: None when it was not consulted
     reference_share: float | None = None
+    #: the page type that chose the extraction profile (detected, or pinned by the recipe)
+    page_type: "pagetype.PageTypeGuess | None" = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -562,8 +565,10 @@ _RULE_CANDIDATES = lxml.etree.XPath(
     ".//*[@class or @id or @role or self::nav or self::aside or self::footer or self::menu]")
 
 
-def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str]) -> None:
-    """Pattern rules: tags, roles, class/id words, heading texts, teaser lists."""
+def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
+                    skip: frozenset = frozenset()) -> None:
+    """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
+    in ``skip`` (the page type's profile) do not apply."""
     total = max(1, _text_len(root))
     protected = _protected_blocks(root, fired)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
@@ -578,7 +583,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         holds_protected.update(el.iterancestors())
 
     def removable(el, rule) -> bool:
-        if rule == "exclude_comments" and keep_comments:
+        if rule == "exclude_comments" and keep_comments or rule in skip:
             return False
         n = _text_len(el)
         if n > 0.5 * total and n > 400:
@@ -633,7 +638,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             if rx.match(txt):
                 rule = name
                 break
-        if rule is None or (rule == "exclude_comments" and keep_comments):
+        if rule is None or (rule == "exclude_comments" and keep_comments) or rule in skip:
             continue
         label = h.tag in ("span", "strong", "b")
         if label:
@@ -661,7 +666,8 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         _drop(h)
         fired.add(rule)
 
-    _drop_teaser_lists(root, total, protected, fired)
+    if "exclude_related" not in skip:
+        _drop_teaser_lists(root, total, protected, fired)
 
 
 def _link_share(el: lxml.etree._Element) -> float:
@@ -717,7 +723,7 @@ _COOKIE_TEXT_RX = _rx(r"\bcookies?\b.{0,120}\b(?:website|site|browsing|experienc
                       r"|processing of my personal data")
 
 
-def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
+def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset()) -> None:
     """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
     repeated blocks (a caption or teaser that appears twice is kept once)."""
     seen: set[str] = set()
@@ -769,6 +775,8 @@ def _clean_links(root: lxml.etree._Element, fired: set[str]) -> None:
             continue
         if any(True for _ in el.iter("figcaption")):
             continue
+        if "exclude_link_dense" in skip:
+            break
         link = sum(_text_len(a) for a in el.iter("a"))
         if link / n > 0.6 and (n < 1500):
             nlinks = sum(1 for _ in el.iter("a"))
@@ -1128,7 +1136,7 @@ def _selector_of(el: lxml.etree._Element, rule: str) -> str:
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
                 exclude_selectors: Sequence[str] = (), keep_comments: bool = False,
                 keep_bylines: bool = False, keep_captions: bool = False,
-                agreement: bool = True) -> Selection:
+                agreement: bool = True, page_type: str | None = None, url: str = "") -> Selection:
     """Select the main content of ``doc`` (see the module docstring).
 
     An internal error propagates: ``convert()`` turns it into a ``converter_error`` drop.
@@ -1136,12 +1144,19 @@ def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (
     return _select_main(doc, main_selectors=main_selectors,
                         exclude_selectors=exclude_selectors, keep_comments=keep_comments,
                         keep_bylines=keep_bylines, keep_captions=keep_captions,
-                        agreement=agreement)
+                        agreement=agreement, page_type=page_type, url=url)
 
 
 def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
-                 keep_bylines=False, keep_captions=False, agreement=True) -> Selection:
+                 keep_bylines=False, keep_captions=False, agreement=True, page_type=None,
+                 url="") -> Selection:
     fired: set[str] = set()
+    if page_type is None:
+        guess = pagetype.detect_page_type(doc, url)
+    else:
+        guess = pagetype.PageTypeGuess(page_type, ("recipe",), pinned=True)
+    skip = PROFILES.get(guess.type, frozenset())
+    comments_are_content = "exclude_comments" in skip
     src_body = None
     if doc is not None and _is_el(doc):
         if doc.tag == "body":
@@ -1201,7 +1216,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
 
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
-        _clean_patterns(body, keep_comments=keep_comments, fired=fired)
+        _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip)
         scores = _Scores(body)
         best = scores.best(body)
         if best is not None:
@@ -1244,12 +1259,13 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     root.tail = None
     if rule == "recipe_selector":
         _recipe_exclude(root, exclude_selectors, fired)
-        _clean_patterns(root, keep_comments=keep_comments, fired=fired)
-    _clean_links(root, fired)
+        _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip)
+    _clean_links(root, fired, skip)
     protected = _protected_blocks(root, fired)  # also records the keep rules that apply
     _drop_popovers(root, fired)
     _drop_author_bios(root, protected, fired)
-    _drop_inline_teasers(root, protected, fired)
+    if "exclude_inline_teaser" not in skip:
+        _drop_inline_teasers(root, protected, fired)
     _drop_calls_to_action(root, protected, fired)
     _drop_ad_labels(root, protected, fired)
     _drop_press_boilerplate(root, protected, fired)
@@ -1261,7 +1277,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
 
     def page_text(name: str) -> str:
         if name not in ref_cache:
-            ref_cache[name] = candidate_text(doc, name)
+            ref_cache[name] = candidate_text(doc, name, include_comments=comments_are_content)
         return ref_cache[name]
 
     shared = bool(units)
@@ -1320,6 +1336,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         removed=tuple(removed),
         agreement=agreement_info,
         reference_share=reference_share,
+        page_type=guess,
     )
 
 
@@ -1330,6 +1347,16 @@ _CREDIT_ONLY_RX = _rx(r"credit")
 _CAPTION_WORD_RX = _rx(r"caption")
 _LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
                          "table", "blockquote", "figcaption", "caption", "address"])
+#: removal rules that cut the content of a page type (its extraction profile)
+PROFILES: dict[str, frozenset] = {
+    "article": frozenset(),
+    "documentation": frozenset(),
+    "service": frozenset(),
+    "product": frozenset(),
+    "forum": frozenset({"exclude_comments"}),
+    "listing": frozenset({"exclude_related", "exclude_link_dense", "exclude_inline_teaser"}),
+}
+
 #: atomic units of the candidates' vote (tables and cells are split: layout tables hold whole columns)
 _VOTE_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
                          "figcaption", "caption", "address"])

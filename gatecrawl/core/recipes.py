@@ -77,6 +77,7 @@ class Recipe:
     main_selectors: tuple[str, ...] = ()
     exclude_selectors: tuple[str, ...] = ()
     keep_comments: bool = False
+    page_type: str | None = None
     keep_bylines: bool = False
     keep_captions: bool = False
     # [render]
@@ -335,6 +336,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "content.main_selectors": (_list(_css), "main_selectors", "CSS selectors for the main content, in priority order."),
     "content.exclude_selectors": (_list(_css), "exclude_selectors", "CSS selectors removed from the main content."),
     "content.keep_comments": (_bool, "keep_comments", "Keep comment sections in the main content."),
+    "content.page_type": (_choice("article", "documentation", "forum", "listing", "product", "service"), "page_type", "Pin the page type that chooses the extraction profile (default: detected per page from structured data and structure)."),
     "content.keep_bylines": (_bool, "keep_bylines", "Keep byline, dateline and standfirst blocks in the Markdown even where the second-opinion extractor leaves them out (default: such blocks go to the packet's set_aside)."),
     "content.keep_captions": (_bool, "keep_captions", "Keep image captions in the Markdown even where the second-opinion extractor leaves them out (default: such captions go to the packet's set_aside)."),
     "render.policy": (_choice(*RENDER_POLICIES), "render_policy", "auto: render shells only; force: always render; skip: never render."),

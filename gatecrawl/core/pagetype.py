@@ -1,0 +1,220 @@
+"""Page type from structure: article, documentation, forum, listing, product or service.
+
+``detect_page_type(doc, url)`` reads signals that sites publish or cannot avoid, strongest
+first, and returns the type with the signals that decided it:
+
+1. structured data: JSON-LD ``@type`` (``Product``, ``DiscussionForumPosting``, ``QAPage``,
+   ``TechArticle``, ``ItemList``/``CollectionPage``, ``NewsArticle``/``BlogPosting``, ...)
+   and microdata ``itemtype``; ``og:type`` (``product``, ``article``);
+2. structure: repeated post containers each with an author and a time (a thread); a price
+   next to a buy/cart control (a product); code blocks in a documentation layout or a
+   documentation generator (a doc page); many repeated sibling items each holding a link
+   (a listing);
+3. otherwise ``article`` when the page has a run of prose paragraphs, else ``service``
+   (landing and service pages: short sections, calls to action).
+
+The type selects the extraction profile (``gatecrawl.core.extract``): which removal rules
+would cut the content of that kind of page (comment-like posts of a thread, teaser-like
+items of a listing). A recipe may pin the type (``content.page_type``). No Scrapy imports;
+the same document always gives the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import lxml.etree
+import lxml.html
+
+__all__ = ["PAGE_TYPES", "PageTypeGuess", "detect_page_type"]
+
+PAGE_TYPES = ("article", "documentation", "forum", "listing", "product", "service")
+
+_LD_TYPES: dict[str, str] = {}
+for _t, _names in {
+    "product": "product productgroup individualproduct productmodel offer aggregateoffer vehicle car book",
+    "forum": "discussionforumposting qapage question answer socialmediaposting",
+    "documentation": "techarticle apireference softwaresourcecode",
+    "listing": "itemlist collectionpage searchresultspage offercatalog",
+    "article": "article newsarticle blogposting reportagenewsarticle analysisnewsarticle "
+               "opinionnewsarticle report scholarlyarticle review liveblogposting",
+    "service": "service professionalservice financialservice legalservice",
+}.items():
+    for _n in _names.split():
+        _LD_TYPES[_n] = _t
+
+#: JSON-LD types that describe the site, not the page: they never decide
+_SITE_TYPES = frozenset("website organization corporation webpage breadcrumblist imageobject person "
+                        "searchaction sitenavigationelement wpheader wpfooter localbusiness".split())
+
+_POST_CLASS = re.compile(r"(?:^|[\s_-])(?:post|message|comment|reply|answer|topic-post|postbody|"
+                         r"bbwrapper|forum-post|thread-post|cooked)(?:$|[\s_-]|s\b)", re.I)
+#: a thread: post containers hold at least this share of the page's text
+FORUM_POST_SHARE = 0.5
+_DATE_CLASS = re.compile(r"date|time|posted|ago", re.I)
+_PRICE_CLASS = re.compile(r"price|amount|cost", re.I)
+_CURRENCY = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|EUR|USD|GBP|kr|zł|CHF)\b")
+_CART = re.compile(r"add[\s_-]?to[\s_-]?(?:cart|bag|basket)|buy[\s_-]?now|in den warenkorb|ajouter au panier|"
+                   r"añadir al carrito|checkout|add-to-cart|addtocart", re.I)
+_DOC_GENERATOR = re.compile(r"sphinx|mkdocs|docusaurus|gitbook|docsify|vuepress|hugo-book|readthedocs|"
+                            r"antora|jekyll-doc|mintlify|starlight|nextra", re.I)
+_DOC_PATH = re.compile(r"/(?:docs?|documentation|reference|api|manual|guides?|handbook|kb|"
+                       r"knowledge-?base|help|tutorials?|learn)(?:/|$)", re.I)
+_FORUM_PATH = re.compile(r"/(?:forums?|threads?|topics?|t|questions|discussions?|community|boards?|"
+                         r"viewtopic\.php|showthread\.php)(?:/|$|\?)", re.I)
+
+
+@dataclass(frozen=True)
+class PageTypeGuess:
+    type: str
+    signals: tuple[str, ...] = field(default_factory=tuple)
+    pinned: bool = False
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "signals": list(self.signals), "pinned": self.pinned}
+
+
+def _ld_types(doc) -> list[str]:
+    out: list[str] = []
+    for el in doc.iter("script"):
+        if (el.get("type") or "").strip().lower() != "application/ld+json" or not el.text:
+            continue
+        try:
+            data = json.loads(el.text)
+        except ValueError:
+            continue
+        stack = [data]
+        seen = 0
+        while stack and seen < 500:
+            cur = stack.pop(0)
+            seen += 1
+            if isinstance(cur, list):
+                stack.extend(cur)
+            elif isinstance(cur, dict):
+                t = cur.get("@type")
+                for name in (t if isinstance(t, list) else [t]):
+                    if isinstance(name, str):
+                        out.append(name.strip().lower())
+                for key in ("@graph", "mainEntity", "mainEntityOfPage", "itemListElement"):
+                    if key in cur and isinstance(cur[key], (list, dict)):
+                        stack.append(cur[key])
+    return out
+
+
+def _meta(doc, prop: str) -> str:
+    for el in doc.iter("meta"):
+        if (el.get("property") or el.get("name") or "").strip().lower() == prop:
+            return (el.get("content") or "").strip().lower()
+    return ""
+
+
+def _text_len(el) -> int:
+    return len(" ".join((el.text_content() or "").split()))
+
+
+def _repeated_posts(body) -> tuple[int, float]:
+    """Containers that look like posts of a thread (a post-like class, a time or date, some
+    text), outermost only, and the share of the page's text they hold."""
+    n = 0
+    chars = 0
+    taken: set = set()
+    for el in body.iter("article", "div", "li", "section"):
+        if any(a in taken for a in el.iterancestors()):
+            continue
+        cls = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if not cls.strip() or not _POST_CLASS.search(cls):
+            continue
+        has_time = el.find(".//time") is not None or any(
+            _DATE_CLASS.search(d.get("class") or "") for d in el.iter() if isinstance(d.tag, str))
+        if not has_time:
+            continue
+        size = _text_len(el)
+        if size < 40:
+            continue
+        taken.add(el)
+        n += 1
+        chars += size
+    return n, chars / max(1, _text_len(body))
+
+
+def _repeated_items(body) -> tuple[int, float]:
+    """The largest group of sibling items with the same tag and class that each hold a link,
+    and the share of the page's text those items hold."""
+    total = max(1, _text_len(body))
+    best_n, best_share = 0, 0.0
+    for parent in body.iter("ul", "ol", "div", "section", "main", "tbody"):
+        groups: dict[tuple, list] = {}
+        for child in parent:
+            if not isinstance(child.tag, str):
+                continue
+            groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
+        for items in groups.values():
+            if len(items) < 6:
+                continue
+            linked = [it for it in items if it.find(".//a") is not None]
+            if len(linked) < 0.8 * len(items):
+                continue
+            share = sum(_text_len(it) for it in linked) / total
+            if share > best_share:
+                best_n, best_share = len(items), share
+    return best_n, best_share
+
+
+def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess:
+    """The page's type and the signals that decided it (see the module docstring)."""
+    root = doc.getroottree().getroot() if doc is not None else None
+    if root is None:
+        return PageTypeGuess("article", ("empty",))
+    body = root.find(".//body")
+    if body is None:
+        body = root
+    # 1. structured data
+    ld = [t for t in _ld_types(root) if t not in _SITE_TYPES]
+    for t in ld:
+        if t in _LD_TYPES and _LD_TYPES[t] != "article":
+            return PageTypeGuess(_LD_TYPES[t], (f"jsonld:{t}",))
+    for el in root.iter():
+        it = el.get("itemtype") if isinstance(el.tag, str) else None
+        if it:
+            name = it.rstrip("/").rsplit("/", 1)[-1].lower()
+            if name in _LD_TYPES and _LD_TYPES[name] != "article":
+                return PageTypeGuess(_LD_TYPES[name], (f"microdata:{name}",))
+    og = _meta(root, "og:type")
+    if og in ("product", "og:product", "product.item"):
+        return PageTypeGuess("product", (f"og:type:{og}",))
+    path = urlsplit(url or "").path
+    # 2. structure
+    posts, post_share = _repeated_posts(body)
+    if posts >= 3 and post_share >= FORUM_POST_SHARE:
+        return PageTypeGuess("forum", (f"repeated_posts:{posts}", f"post_text_share:{post_share:.2f}"))
+    code_blocks = sum(1 for _ in body.iter("pre"))
+    generator = _meta(root, "generator")
+    if _DOC_GENERATOR.search(generator or "") or (code_blocks >= 2 and _DOC_PATH.search(path)):
+        return PageTypeGuess("documentation", tuple(s for s in (
+            f"generator:{generator}" if _DOC_GENERATOR.search(generator or "") else "",
+            f"code_blocks:{code_blocks}" if code_blocks else "",
+            "doc_path" if _DOC_PATH.search(path) else "") if s))
+    for t in ld:
+        if _LD_TYPES.get(t) == "article":
+            return PageTypeGuess("article", (f"jsonld:{t}",))
+    if og == "article":
+        return PageTypeGuess("article", ("og:type:article",))
+    prices = sum(1 for el in body.iter() if isinstance(el.tag, str)
+                 and (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
+                 and _CURRENCY.search(el.text_content() or ""))
+    cart = any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
+                            f"{(el.text or '')[:40]}")
+               for el in body.iter("button", "form", "a", "input"))
+    if prices and cart:
+        return PageTypeGuess("product", (f"price:{prices}", "cart_control"))
+    n_items, item_share = _repeated_items(body)
+    if n_items >= 8 and item_share >= 0.4:
+        return PageTypeGuess("listing", (f"repeated_items:{n_items}", f"item_text_share:{item_share:.2f}"))
+    # 3. prose or not
+    prose = [p for p in body.iter("p") if _text_len(p) >= 150]
+    if len(prose) >= 3:
+        return PageTypeGuess("article", (f"prose_paragraphs:{len(prose)}",))
+    return PageTypeGuess("service", ("no_strong_signal",))

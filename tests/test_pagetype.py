@@ -1,0 +1,72 @@
+"""Page type detection from structure (gatecrawl.core.pagetype) and its extraction profile."""
+
+from __future__ import annotations
+
+import json
+
+import lxml.html
+import pytest
+
+from gatecrawl.core.convert import convert
+from gatecrawl.core.pagetype import detect_page_type
+
+PROSE = "".join(f"<p>Paragraph {i} explains the subject at length, with enough words in it to be "
+                f"a real paragraph of running prose that a reader would want to keep around in "
+                f"the Markdown output of the page.</p>"
+                for i in range(4))
+
+
+def ld(obj) -> str:
+    return f"<script type='application/ld+json'>{json.dumps(obj)}</script>"
+
+
+def posts(n: int, cls: str = "post") -> str:
+    return "".join(f"<div class='{cls}'><span class='author'>user{i}</span><time>2025-01-0{i % 9 + 1}</time>"
+                   f"<p>Reply {i}: I tried the steps above and the driver still fails after the "
+                   f"reboot, here is what the log says about it.</p></div>" for i in range(n))
+
+
+@pytest.mark.parametrize("head, body, url, expected", [
+    (ld({"@type": "Product", "name": "Kettle"}), PROSE, "https://shop.example/p/1", "product"),
+    (ld({"@graph": [{"@type": "WebSite"}, {"@type": "DiscussionForumPosting"}]}), PROSE, "https://f.example/t/1", "forum"),
+    (ld({"@type": "TechArticle"}), PROSE, "https://d.example/x", "documentation"),
+    (ld({"@type": "ItemList"}), PROSE, "https://l.example/x", "listing"),
+    (ld({"@type": "NewsArticle"}), PROSE + f"<section id='comments'>{posts(6, 'comment')}</section>",
+     "https://n.example/a", "article"),
+    ("<meta property='og:type' content='product'>", PROSE, "https://s.example/x", "product"),
+    ("", f"<main><h1>Driver fails after reboot</h1>{posts(6)}</main>", "https://f.example/thread/9", "forum"),
+    ("<meta name='generator' content='Sphinx 7.2'>", "<pre>pip install x</pre>" + PROSE, "https://x.example/a", "documentation"),
+    ("", "<pre>a</pre><pre>b</pre>" + PROSE, "https://x.example/docs/install", "documentation"),
+    ("", "<div class='price'>$19.99</div><button class='add-to-cart'>Add to cart</button><p>A kettle.</p>",
+     "https://s.example/kettle", "product"),
+    ("", "<ul>" + "".join(f"<li class='item'><a href='/i/{i}'>Item {i} with a longer title here</a></li>"
+                          for i in range(12)) + "</ul>", "https://l.example/all", "listing"),
+    ("", PROSE, "https://b.example/post", "article"),
+    ("", "<h1>We build websites</h1><p>Get a quote today.</p><a class='btn'>Contact us</a>",
+     "https://agency.example/", "service"),
+])
+def test_detect(head, body, url, expected):
+    doc = lxml.html.document_fromstring(f"<html><head>{head}</head><body>{body}</body></html>")
+    guess = detect_page_type(doc, url)
+    assert guess.type == expected, guess
+    assert guess.signals
+
+
+def test_an_article_with_a_comment_thread_is_not_a_forum():
+    body = f"<article><h1>Story</h1>{PROSE * 3}</article><section class='comments'>{posts(5, 'comment')}</section>"
+    doc = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
+    assert detect_page_type(doc, "https://n.example/story").type != "forum"
+
+
+def test_a_thread_keeps_its_comment_like_posts_and_the_packet_says_why():
+    html = f"<html><head><title>T</title></head><body><main><h1>Driver fails after reboot</h1>{posts(6, 'comment')}</main></body></html>"
+    res = convert(html.encode(), "https://f.example/thread/9")
+    assert res.evidence["extraction"]["page_type_detected"]["type"] == "forum"
+    assert res.markdown.count("I tried the steps above") == 6
+    # the same page read as an article loses the comment-classed posts
+    from gatecrawl.core.recipes import load_recipe_text
+
+    pinned = load_recipe_text('[content]\npage_type = "article"\n', source="<t>", default_name="t")
+    res2 = convert(html.encode(), "https://f.example/thread/9", recipe=pinned)
+    assert res2.evidence["extraction"]["page_type_detected"] == {"type": "article", "signals": ["recipe"], "pinned": True}
+    assert res2.markdown.count("I tried the steps above") < 6
