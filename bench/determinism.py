@@ -1,6 +1,6 @@
 """Determinism check: convert the whole corpus in two separate processes and compare.
 
-Usage: ``python -m bench.determinism [--data DIR]``
+Usage: ``python -m bench.determinism [--corpus article-extraction|wcxb-dev|all] [--data DIR]``
 
 Each run is a fresh ``python -m bench.determinism --worker`` subprocess with a different
 ``PYTHONHASHSEED`` (so any dependence on set/dict-of-str order would show); each worker
@@ -51,21 +51,33 @@ def _run_worker(data: Path, seed: str) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bench.extraction import CORPORA
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--data", type=Path, default=None)
+    ap.add_argument("--corpus", choices=[*CORPORA, "all"], default=None)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        return worker(args.data)
-    a = _run_worker(args.data, "1")
-    b = _run_worker(args.data, "4242")
-    ids = sorted(set(a) | set(b))
-    same = sum(1 for pid in ids if a.get(pid) is not None and a.get(pid) == b.get(pid))
-    for pid in ids:
-        if a.get(pid) != b.get(pid):
-            print(f"DIFFERENT {pid}")
-    print(f"identical: {same}/{len(ids)}")
-    return 0 if ids and same == len(ids) else 1
+        return worker(args.data or DEFAULT_DATA)
+    if args.data is not None:
+        targets = [args.data]
+    elif args.corpus == "all":
+        targets = list(CORPORA.values())
+    else:
+        targets = [CORPORA[args.corpus] if args.corpus else DEFAULT_DATA]
+    ok = True
+    for data in targets:
+        a = _run_worker(data, "1")
+        b = _run_worker(data, "4242")
+        ids = sorted(set(a) | set(b))
+        same = sum(1 for pid in ids if a.get(pid) is not None and a.get(pid) == b.get(pid))
+        for pid in ids:
+            if a.get(pid) != b.get(pid):
+                print(f"DIFFERENT {data.name} {pid}")
+        print(f"{data.name} identical: {same}/{len(ids)}")
+        ok = ok and bool(ids) and same == len(ids)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

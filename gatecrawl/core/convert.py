@@ -10,6 +10,7 @@ drop (``converter_error``), never a kept page.
 from __future__ import annotations
 
 import hashlib
+import re
 import logging
 import time
 import traceback
@@ -104,6 +105,16 @@ def page_type(body: bytes, content_type: str | None, url: str) -> str:
         if sniff.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<div", b"<p")):
             return "html"
     return "other"
+
+
+_MD_TARGET = re.compile(r"(!?)\[([^\]\n]{0,500})\]\([^)\s]{0,2000}(?:\s+\"[^\"\n]{0,300}\")?\)")
+
+
+def reader_text(md: str) -> str:
+    """Markdown without link and image targets (what a reader sees of links and images):
+    the gate's unique-word check reads this, so a gallery's 80 image URLs are not 80 copies
+    of the same words."""
+    return _MD_TARGET.sub(lambda m: "" if m.group(1) else m.group(2), md)
 
 
 def _now() -> str:
@@ -309,7 +320,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         boilerplate_share=page.boilerplate_share,
         fields=fields,
         thresholds=thresholds,
-        unique_text=unique_ratio_window(text),
+        unique_text=unique_ratio_window(reader_text(text)),
     )
     packet["extraction_gate"] = verdict.to_dict()
     packet["quality_score"] = verdict.score

@@ -18,7 +18,7 @@ from typing import Mapping
 
 __all__ = ["GATE_VERSION", "GateThresholds", "GateVerdict", "score", "words"]
 
-GATE_VERSION = "gate/1"
+GATE_VERSION = "gate/2"  # 2: the unique-word check reads the text without link and image targets
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
