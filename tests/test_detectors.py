@@ -197,10 +197,15 @@ def test_default_detector_thresholds_are_pinned():
         "paywall_served_min_chars": 200,
         "paywall_teaser_max_chars": 1500,
         "paywall_teaser_max_content_chars": 3000,
+        "paywall_container_max_share": 0.5,
         "soft_404_max_content_chars": 3000,
         "soft_404_max_heading_chars": 80,
         "soft_404_max_other_words": 3,
         "extraction_failure_page_factor": 5,
+        "cookie_wall_max_other_chars": 200,
+        "age_gate_max_content_chars": 600,
+        "age_gate_min_choices": 2,
+        "interstitial_max_content_chars": 3000,
     }
     assert (page_mod.WRAPPER_SHARE, page_mod.WRAPPER_MIN_CHARS, page_mod.WRAPPER_MAX_LINK_DENSITY, page_mod.NOSCRIPT_FALLBACK_CHARS) == (0.5, 1000, 0.5, 200)
 
