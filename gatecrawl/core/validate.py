@@ -194,15 +194,16 @@ _NOT_FOUND = re.compile(
 )
 
 
-def detect_soft_404(title: str, first_heading: str, content_chars: int, extra_markers: Sequence[str]) -> str | None:
+def detect_soft_404(title: str, first_heading: str, content_chars: int, extra_markers: Sequence[str], document_title: str | None = None) -> str | None:
     """Return the marker that identifies a "not found" template served with 200, else None.
 
     The title or first heading must *be* the message (at most ``SOFT_404_MAX_HEADING_CHARS``)
     on a page whose content is at most ``SOFT_404_MAX_CONTENT_CHARS``; when the title *and*
     the first heading are both the message, the page is a soft 404 at any length (a long
-    "most read" list under the message does not make it a page)."""
+    "most read" list under the message does not make it a page). ``document_title`` is the
+    page's ``<title>`` (``title`` may be taken from the first heading itself)."""
     if content_chars > SOFT_404_MAX_CONTENT_CHARS:
-        head, tit = _is_message(first_heading, _NOT_FOUND), _is_message(title, _NOT_FOUND)
+        head, tit = _is_message(first_heading, _NOT_FOUND), _is_message(document_title or "", _NOT_FOUND)
         return head if head and tit else None
     for text in (first_heading, title):
         if not text:
@@ -483,7 +484,7 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
     if wall:
         reasons.append(Reason.LOGIN_WALL)
         detail["login_wall"] = wall
-    marker = detect_soft_404(v.title, v.first_heading, v.content_chars, recipe.wrong_route_markers)
+    marker = detect_soft_404(v.title, v.first_heading, v.content_chars, recipe.wrong_route_markers, sig.get("document_title"))
     if marker and not (v.http_status or 200) >= 400:
         reasons.append(Reason.SOFT_404)
         detail["soft_404_marker"] = marker

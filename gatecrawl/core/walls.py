@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from gatecrawl.core.page import _chrome_test, visible_text
+from gatecrawl.core.page import _chrome_test, norm_space, visible_text
 
 __all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
@@ -208,7 +208,7 @@ def birth_date_form(doc: HtmlElement) -> bool:
     select of 28-31 options next to a year select)."""
     for el in doc.iter("select", "input"):
         name = " ".join(filter(None, (el.get("name"), el.get("id")))).lower()
-        if re.search(r"birth|dob\b|geburt|naissance|nacimiento", name):
+        if re.search(r"birth|(^|[\s_-])dob($|[\s_-])|geburt|naissance|nacimiento", name):
             return True
     sizes = [len(s.findall(".//option")) for s in doc.iter("select")]
     return any(28 <= n <= 32 for n in sizes) and len(sizes) >= 2
@@ -216,7 +216,9 @@ def birth_date_form(doc: HtmlElement) -> bool:
 
 def page_signals(doc: HtmlElement) -> dict:
     """The structural signals the interstitial detectors read (see gatecrawl.core.validate)."""
+    t = doc.find(".//title")
     return {
+        "document_title": norm_space(t.text_content()) if t is not None else "",
         "consent": consent_dialog(doc),
         "paywall_container": paywall_container(doc),
         "search_query_shown": search_query_shown(doc),
