@@ -149,6 +149,11 @@ AGE_LINKS = "<a href='?age=ok'>Yes</a> <a href='https://elsewhere.example/'>No</
                                                                        title="Page not found – The Daily Ledger"), URL, "soft_404"),
         ("not-found heading alone over a long list", doc(f"<main><h1>We can't find the page you're looking for</h1><p>Try the search.</p>{POPULAR}</main>", title="The Daily Ledger"), URL, None),
         ("broken-link heading", doc("<article><h1>Hmm, that link seems to be broken</h1><p>This page may have been moved or renamed. Check the changelog or use the search.</p></article>", title="Docs"), URL, "soft_404"),
+        ("Spanish not-found heading over a most-read list", doc("<main><h1>Lo sentimos, la página que buscas no existe</h1><p>Es posible que la noticia se haya eliminado.</p>"
+                                                               + "".join(f"<h3><a href='/n/{i}'>El pantano alcanza su nivel más alto en {i} años</a></h3>" for i in range(10)) + "</main>",
+                                                               title="Página no encontrada | Diario Sierra"), URL, "soft_404"),
+        ("Dutch not-found heading, site name as title", doc("<main><h1>Deze pagina bestaat niet (meer)</h1><p>Het product dat je zoekt is mogelijk uit het assortiment gehaald.</p></main>",
+                                                           title="Fietsplein"), URL, "soft_404"),
         ("German not-found heading", doc("<div><h1>Hoppla! Diese Seite gibt es nicht.</h1><p>Vielleicht wurde das Rezept umbenannt oder entfernt.</p></div>", title="Seite nicht gefunden – Küchenwerk"), URL, "soft_404"),
     ],
 )
@@ -160,6 +165,32 @@ def test_interstitial_table(name, body, url, reason):
         detail = r.evidence["drop_detail"]
         assert detail and detail.startswith(reason + ":"), detail
         assert "max_" in detail, detail  # the threshold is in the drop detail, next to the measured value
+
+
+HEADLINES = "".join(f"<li><a href='/story/{i}'>Council publishes report number {i} on the harbour ferry route</a> <span>{i}h ago</span></li>" for i in range(20))
+MENU = "".join("<p>" + " · ".join(f"<a href='/t/{i}{j}'>Topic {i}{j}</a>" for j in range(8)) + "</p>" for i in range(6))
+
+
+@pytest.mark.parametrize(
+    "name, body, reason",
+    [
+        # a listing's content *is* links: headlines or product names (4+ words each) are kept
+        ("news listing of headlines", doc(f"<main><h1>Latest news</h1><ul>{HEADLINES}</ul></main>", title="Latest news"), None),
+        # a selection that is a menu (short link entries) is still boilerplate
+        ("menu of short links", doc(f"<article><h1>Index of topics</h1>{MENU}</article>", title="Topics"), "boilerplate_heavy"),
+        ("two long links only", doc("<main><h1>Links</h1><p><a href='/a'>" + "a very long link text about the council " * 10 + "</a></p>"
+                                    "<p><a href='/b'>" + "another very long link text about the harbour " * 10 + "</a></p></main>", title="Links"), "boilerplate_heavy"),
+    ],
+)
+def test_link_dominated_extraction_listing_or_boilerplate(name, body, reason):
+    r = convert(body, URL)
+    rep = r.evidence["validation_report"]
+    assert rep["boilerplate_ratio"] > 0.5, (name, rep)  # link-dominated in every row
+    assert r.drop_reason == reason, (name, rep)
+    if reason:
+        listing = rep["detail"]["listing"]
+        assert listing["min_links"] == val.LISTING_MIN_LINKS and listing["min_title_link_share"] == val.LISTING_MIN_TITLE_LINK_SHARE
+        assert "listing={links=" in r.evidence["drop_detail"], r.evidence["drop_detail"]
 
 
 def test_wall_and_challenge_details_carry_threshold_and_value():
@@ -274,6 +305,8 @@ def test_default_detector_thresholds_are_pinned():
         "age_gate_max_content_chars": 600,
         "age_gate_min_choices": 2,
         "interstitial_max_content_chars": 3000,
+        "listing_min_links": 8,
+        "listing_min_title_link_share": 0.5,
     }
     assert (page_mod.WRAPPER_SHARE, page_mod.WRAPPER_MIN_CHARS, page_mod.WRAPPER_MAX_LINK_DENSITY, page_mod.NOSCRIPT_FALLBACK_CHARS) == (0.5, 1000, 0.5, 200)
 
