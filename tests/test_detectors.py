@@ -115,6 +115,8 @@ AGE_LINKS = "<a href='?age=ok'>Yes</a> <a href='https://elsewhere.example/'>No</
         ("consent gate between chrome", doc(NAV + f"<div class='cookie-gate'><h2>Cookies</h2><p>Accept cookies to see this page.</p>{CONSENT_BUTTONS}</div><footer><a href='/about'>About</a></footer>"), URL, "cookie_wall"),
         ("consent banner over a long article", doc(LONG_ARTICLE + f"<div id='onetrust-consent-sdk'><p>We use cookies.</p>{CONSENT_BUTTONS}</div>"), URL, None),
         ("consent banner over a short article", doc(SHORT_ARTICLE + f"<div class='cookie-banner'><p>We use cookies.</p>{CONSENT_BUTTONS}</div>"), URL, None),
+        ("article wrapped in a div named for a consent plug-in", doc("<div class='cookie-consent-wrapper'><h1>Council agrees bridge repair</h1>"
+                                                                     + "".join(para(i) for i in range(14)) + "<a href='/more'>More</a></div>"), URL, None),
         ("page builder components named cmp-*", doc(f"<div class='cmp-container'><div class='cmp-text'>{SHORT_ARTICLE}</div><a href='/more'>More</a></div>"), URL, None),
         # age_gate
         ("age question with two choices", doc(f"<div class='overlay'><h1>Are you of legal drinking age?</h1><p>You must be 21 or older to enter.</p>{AGE_LINKS}</div>", title="Winery"), URL, "age_gate"),

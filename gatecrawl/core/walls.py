@@ -128,11 +128,28 @@ def _outermost(body, pred) -> list:
     return out
 
 
+#: An element holding this many paragraphs of at least PROSE_PARAGRAPH_CHARS characters holds
+#: the page's prose: it wraps content, it is not a consent dialog (one or two short notices).
+PROSE_PARAGRAPHS = 3
+PROSE_PARAGRAPH_CHARS = 150
+
+
+def _holds_prose(el) -> bool:
+    n = 0
+    for p in el.iter("p"):
+        if len(visible_text(p)) >= PROSE_PARAGRAPH_CHARS:
+            n += 1
+            if n >= PROSE_PARAGRAPHS:
+                return True
+    return False
+
+
 def consent_dialog(doc: HtmlElement) -> dict | None:
     """The page's consent-management dialog and how much text lies outside it, or None.
 
-    A consent container is an element (not html/body, not wrapping a main or article) whose
-    class or id names a consent dialog and which holds a control (button, form, link). Returns
+    A consent container is an element (not html/body, not wrapping a main or article, not
+    holding PROSE_PARAGRAPHS long paragraphs) whose class or id names a consent dialog and
+    which holds a control (button, form, link). Returns
     the characters of visible text inside consent containers, in page chrome (nav, header,
     footer, aside) and elsewhere: a cookie wall is a page with almost nothing elsewhere."""
     body = doc.find(".//body")
@@ -142,7 +159,8 @@ def consent_dialog(doc: HtmlElement) -> dict | None:
     def is_consent(el) -> bool:
         ident = _ident(el)
         return (bool(ident) and el.tag.lower() not in ("html", "body") and bool(_CONSENT_IDENT.search(ident))
-                and not _holds_main(el) and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants()))
+                and not _holds_main(el) and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
+                and not _holds_prose(el))
 
     found = _outermost(body, is_consent)
     if not found:
