@@ -169,32 +169,6 @@ def test_interstitial_table(name, body, url, reason):
         assert "max_" in detail, detail  # the threshold is in the drop detail, next to the measured value
 
 
-HEADLINES = "".join(f"<li><a href='/story/{i}'>Council publishes report number {i} on the harbour ferry route</a> <span>{i}h ago</span></li>" for i in range(20))
-MENU = "".join("<p>" + " · ".join(f"<a href='/t/{i}{j}'>Topic {i}{j}</a>" for j in range(8)) + "</p>" for i in range(6))
-
-
-@pytest.mark.parametrize(
-    "name, body, reason",
-    [
-        # a listing's content *is* links: headlines or product names (4+ words each) are kept
-        ("news listing of headlines", doc(f"<main><h1>Latest news</h1><ul>{HEADLINES}</ul></main>", title="Latest news"), None),
-        # a selection that is a menu (short link entries) is still boilerplate
-        ("menu of short links", doc(f"<article><h1>Index of topics</h1>{MENU}</article>", title="Topics"), "boilerplate_heavy"),
-        ("two long links only", doc("<main><h1>Links</h1><p><a href='/a'>" + "a very long link text about the council " * 10 + "</a></p>"
-                                    "<p><a href='/b'>" + "another very long link text about the harbour " * 10 + "</a></p></main>", title="Links"), "boilerplate_heavy"),
-    ],
-)
-def test_link_dominated_extraction_listing_or_boilerplate(name, body, reason):
-    r = convert(body, URL)
-    rep = r.evidence["validation_report"]
-    assert rep["boilerplate_ratio"] > 0.5, (name, rep)  # link-dominated in every row
-    assert r.drop_reason == reason, (name, rep)
-    if reason:
-        listing = rep["detail"]["listing"]
-        assert listing["min_links"] == val.LISTING_MIN_LINKS and listing["min_title_link_share"] == val.LISTING_MIN_TITLE_LINK_SHARE
-        assert "listing={links=" in r.evidence["drop_detail"], r.evidence["drop_detail"]
-
-
 def test_wall_and_challenge_details_carry_threshold_and_value():
     r = convert(doc("<main><h1>Sign in</h1>" + LOGIN_FORM + "</main>", title="Sign in"), URL)
     wall = r.evidence["validation_report"]["detail"]["login_wall"]
@@ -307,8 +281,6 @@ def test_default_detector_thresholds_are_pinned():
         "age_gate_max_content_chars": 600,
         "age_gate_min_choices": 2,
         "interstitial_max_content_chars": 3000,
-        "listing_min_links": 8,
-        "listing_min_title_link_share": 0.5,
     }
     assert (page_mod.WRAPPER_SHARE, page_mod.WRAPPER_MIN_CHARS, page_mod.WRAPPER_MAX_LINK_DENSITY, page_mod.NOSCRIPT_FALLBACK_CHARS) == (0.5, 1000, 0.5, 200)
 

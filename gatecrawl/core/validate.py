@@ -57,11 +57,6 @@ AGE_GATE_MIN_CHOICES = 2
 #: message (the soft-404 rule: at most SOFT_404_MAX_HEADING_CHARS, at most
 #: SOFT_404_MAX_OTHER_WORDS other words in its segment) on a page whose content is at most this.
 INTERSTITIAL_MAX_CONTENT_CHARS = 3000
-#: A link-dominated extraction (validation.max_boilerplate_ratio) is a listing, not boilerplate,
-#: when it holds at least LISTING_MIN_LINKS links and at least LISTING_MIN_TITLE_LINK_SHARE of
-#: their text is in links of 4+ words (item titles: headlines, product names; menus are 1-3 words).
-LISTING_MIN_LINKS = 8
-LISTING_MIN_TITLE_LINK_SHARE = 0.5
 #: Markdown under validation.min_markdown_chars is an extraction failure (extraction_empty),
 #: not a short page (too_short), when the page's content text is at least this many times
 #: validation.min_markdown_chars.
@@ -84,8 +79,6 @@ DEFAULT_THRESHOLDS: dict[str, int] = {
     "age_gate_max_content_chars": AGE_GATE_MAX_CONTENT_CHARS,
     "age_gate_min_choices": AGE_GATE_MIN_CHOICES,
     "interstitial_max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS,
-    "listing_min_links": LISTING_MIN_LINKS,
-    "listing_min_title_link_share": LISTING_MIN_TITLE_LINK_SHARE,
 }
 
 
@@ -545,16 +538,10 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
         reasons.append(Reason.TOO_FEW_HEADINGS)
         detail["min_headings"] = recipe.min_headings
         detail["heading_count"] = heading_count
-    links = sig.get("links") or {}
-    listing = (links.get("links", 0) >= LISTING_MIN_LINKS and links.get("title_link_share", 0.0) >= LISTING_MIN_TITLE_LINK_SHARE)
-    if v.boilerplate_ratio > recipe.max_boilerplate_ratio and not listing:
+    if v.boilerplate_ratio > recipe.max_boilerplate_ratio:
         reasons.append(Reason.BOILERPLATE_HEAVY)
         detail["max_boilerplate_ratio"] = recipe.max_boilerplate_ratio
         detail["boilerplate_ratio"] = round(v.boilerplate_ratio, 4)
-        if links:
-            # not a listing: too few links, or their text is mostly menu entries, not item titles
-            detail["listing"] = {"links": links.get("links", 0), "min_links": LISTING_MIN_LINKS,
-                                 "title_link_share": links.get("title_link_share", 0.0), "min_title_link_share": LISTING_MIN_TITLE_LINK_SHARE}
     missing = [f for f in recipe.required_fields if not v.fields.get(f)]
     if missing:
         reasons.append(Reason.MISSING_FIELD)
@@ -609,7 +596,7 @@ _FLAT_KEYS = {
     "http_error": ("http_status",),
     "canonical_mismatch": ("canonical",),
     "too_few_headings": ("heading_count", "min_headings"),
-    "boilerplate_heavy": ("boilerplate_ratio", "max_boilerplate_ratio", "listing"),
+    "boilerplate_heavy": ("boilerplate_ratio", "max_boilerplate_ratio"),
     "missing_field": ("missing_fields",),
     "broken_structure": ("structure",),
 }

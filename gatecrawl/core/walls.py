@@ -14,7 +14,7 @@ from lxml.html import HtmlElement
 
 from gatecrawl.core.page import _chrome_test, norm_space, visible_text
 
-__all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "link_profile", "page_signals"]
+__all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
 
 @dataclass(frozen=True)
@@ -230,20 +230,6 @@ def birth_date_form(doc: HtmlElement) -> bool:
             return True
     sizes = [len(s.findall(".//option")) for s in doc.iter("select")]
     return any(28 <= n <= 32 for n in sizes) and len(sizes) >= 2
-
-
-#: A link of at least this many words reads as an item title (a headline, a product name), not
-#: as a menu entry.
-TITLE_LINK_MIN_WORDS = 4
-
-
-def link_profile(root: HtmlElement) -> dict:
-    """The links of an extraction: how many carry text, and the share of their text that is in
-    links of at least ``TITLE_LINK_MIN_WORDS`` words (item titles rather than menu entries)."""
-    texts = [t for t in (visible_text(a) for a in root.iter("a")) if t]
-    total = sum(len(t) for t in texts)
-    titled = sum(len(t) for t in texts if len(t.split()) >= TITLE_LINK_MIN_WORDS)
-    return {"links": len(texts), "title_link_share": round(titled / total, 4) if total else 0.0}
 
 
 def page_signals(doc: HtmlElement) -> dict:
