@@ -23,30 +23,11 @@ LABELS = json.loads((JUNK_DIR / "labels.json").read_text("utf-8"))["pages"]
 FIELDS = {"id": str, "kind": str, "file": str, "url": str, "status": int, "content_type": str, "headers": dict,
           "expected_drop": bool, "expected_reason": str, "near_miss": bool, "lang": str, "note": str}
 
-# Junk pages that convert() keeps today (measured on main at the time this corpus was added).
+# Junk pages that convert() keeps today (none since the interstitial detectors: cookie_wall,
+# age_gate, error_page, parked_domain, no_results, paywall containers, broader soft 404).
 # strict=True: when a detector starts dropping one of them the test XPASSes and fails, so the
 # entry must be removed from this list. Do not add entries to hide a regression.
-KEPT_TODAY = {
-    "age_gate/de-bist-du-18",
-    "cookie_wall/es-consentimiento",
-    "cookie_wall/vendor-list-long",
-    "error_template/aspnet-yellow",
-    "error_template/maintenance-back-soon",
-    "error_template/tomcat-500",
-    "geo_block/gdpr-eea-unavailable",
-    "parked/apache-default-long",
-    "parked/cpanel-default",
-    "parked/expired-renew",
-    "paywall/de-plus-artikel",
-    "paywall/es-exclusivo",
-    "paywall/fr-reserve-abonnes",
-    "paywall/it-riservato",
-    "paywall/journal-abstract-purchase",
-    "paywall/pl-tylko-dla-subskrybentow",
-    "paywall/recipe-premium-unlock",
-    "paywall/trade-upgrade-plan",
-    "soft_404/docs-moved",
-}
+KEPT_TODAY: set[str] = set()
 
 
 def test_corpus_size_and_kinds():

@@ -94,6 +94,81 @@ def test_detector_table(name, body, status, reason):
         assert r.evidence["drop_detail"] and r.evidence["drop_detail"].startswith(reason + ":"), r.evidence["drop_detail"]
 
 
+# --- interstitials served instead of the content (issue 14, junk corpus) ----------------------
+
+SEARCH_URL = "https://shop.example/search?q=gorp+trousers"
+CONSENT_BUTTONS = "<button>Accept all</button><button>Reject all</button><a href='/privacy'>Settings</a>"
+VENDORS = "".join(f"<li><label><input type='checkbox' checked> Vendor {i}</label> Store and access information on a device</li>" for i in range(40))
+POPULAR = "<section><h2>Most read</h2>" + "".join(
+    f"<article><h3><a href='/story/{i}'>Story number {i} about the harbour ferry and the council budget</a></h3>"
+    f"<p>A teaser sentence for story {i} that explains why readers clicked on it so often this week.</p></article>" for i in range(30)) + "</section>"
+RECOMMENDED = "<h2>Recommended for you</h2>" + "".join(f"<div class='card'><h3><a href='/p/{i}'>Trail jacket model {i}</a></h3><span>$129.00</span></div>" for i in range(8))
+AGE_LINKS = "<a href='?age=ok'>Yes</a> <a href='https://elsewhere.example/'>No</a>"
+
+
+@pytest.mark.parametrize(
+    "name, body, url, reason",
+    [
+        # cookie_wall: the consent dialog is the page
+        ("consent dialog alone", doc(f"<div class='cmp'><h1>Your privacy matters</h1><p>We and our partners use cookies to measure and personalise ads.</p>{CONSENT_BUTTONS}</div>", title="Privacy"), URL, "cookie_wall"),
+        ("consent dialog with a long vendor list", doc(f"<div class='cmp-fullscreen'><h1>We value your privacy</h1>{CONSENT_BUTTONS}<ul>{VENDORS}</ul></div>", title="Privacy"), URL, "cookie_wall"),
+        ("consent gate between chrome", doc(NAV + f"<div class='cookie-gate'><h2>Cookies</h2><p>Accept cookies to see this page.</p>{CONSENT_BUTTONS}</div><footer><a href='/about'>About</a></footer>"), URL, "cookie_wall"),
+        ("consent banner over a long article", doc(LONG_ARTICLE + f"<div id='onetrust-consent-sdk'><p>We use cookies.</p>{CONSENT_BUTTONS}</div>"), URL, None),
+        ("consent banner over a short article", doc(SHORT_ARTICLE + f"<div class='cookie-banner'><p>We use cookies.</p>{CONSENT_BUTTONS}</div>"), URL, None),
+        ("article wrapped in a div named for a consent plug-in", doc("<div class='cookie-consent-wrapper'><h1>Council agrees bridge repair</h1>"
+                                                                     + "".join(para(i) for i in range(14)) + "<a href='/more'>More</a></div>"), URL, None),
+        ("page builder components named cmp-*", doc(f"<div class='cmp-container'><div class='cmp-text'>{SHORT_ARTICLE}</div><a href='/more'>More</a></div>"), URL, None),
+        # age_gate
+        ("age question with two choices", doc(f"<div class='overlay'><h1>Are you of legal drinking age?</h1><p>You must be 21 or older to enter.</p>{AGE_LINKS}</div>", title="Winery"), URL, "age_gate"),
+        ("date of birth form", doc("<form><h1>Enter your birth date</h1><select name='dob_day'><option>1</option></select><button>Go</button></form>"
+                                   "<p>This content may not be appropriate for all ages; we need your date to continue with this page.</p>", title="Game"), URL, "age_gate"),
+        ("short page whose heading asks a question with a number", doc(SHORT_ARTICLE.replace("Council agrees bridge repair</h1>", "Will the bridge reopen in 2025?</h1>")), URL, None),
+        ("long article asking an age question", doc(LONG_ARTICLE.replace("Council agrees bridge repair</h1>", "Should the voting age drop to 16?</h1>") + AGE_LINKS), URL, None),
+        # error_page
+        ("servlet error template served 200", doc("<h1>HTTP Status 500 – Internal Server Error</h1><p><b>Type</b> Exception Report</p><pre>java.lang.NullPointerException\n\tat a.B.c(B.java:88)</pre>",
+                                                  title="HTTP Status 500 – Internal Server Error"), URL, "error_page"),
+        ("maintenance page", doc("<article><h1>We'll be back soon!</h1><p>Sorry for the inconvenience, we are performing maintenance at the moment and will be back shortly.</p></article>", title="Maintenance"), URL, "error_page"),
+        ("legal-reasons block served 200", doc("<div><h1>451: Unavailable due to legal reasons</h1><p>Access from your country cannot be granted at this time, sorry for that.</p></div>", title="Unavailable"), URL, "error_page"),
+        ("article about fixing server errors", doc(SHORT_ARTICLE.replace("Council agrees bridge repair</h1>", "How to fix a 500 internal server error in WordPress</h1>")), URL, None),
+        ("article whose title mentions server errors", doc(SHORT_ARTICLE, title="Server error rates fell after the council migration"), URL, None),
+        # parked_domain
+        ("web server welcome page", doc("<h1>Welcome to nginx!</h1><p>If you see this page, the web server is installed and working. Further configuration is required.</p>", title="Welcome to nginx!"), URL, "parked_domain"),
+        ("expired domain page", doc("<div><h1>This domain name has expired</h1><p>If you are the owner, log in to your registrar account to renew it before someone else registers it.</p></div>", title="Expired"), URL, "parked_domain"),
+        ("parking service lander", doc("<div id='content'><p>Related searches: cheap flights, hotels, car hire and travel insurance deals for this summer.</p></div>"
+                                       "<script src='https://www.parkingcrew.net/lander.js'></script>", title="bluefin.example"), URL, "parked_domain"),
+        ("article whose heading starts with It works", doc(SHORT_ARTICLE.replace("Council agrees bridge repair</h1>", "It works! How the new tram line changed the morning commute</h1>")), URL, None),
+        # no_results
+        ("zero results with recommended items", doc(f"<main><h1>0 results for “gorp trousers”</h1><p>We couldn't find anything matching your search.</p>{RECOMMENDED}</main>", title="Search"), SEARCH_URL, "no_results"),
+        ("zero count, query echoed in the search box", doc(f"<form role='search'><input type='search' name='q' value='underwater welder'></form><h1>0 underwater welder jobs in Leeds</h1>{RECOMMENDED}", title="Jobs"), URL, "no_results"),
+        ("search with results", doc("<main><h1>3 results for “trail jacket”</h1>" + "".join(f"<h2><a href='/p/{i}'>Jacket {i}</a></h2>{para(i)}" for i in range(3)) + "</main>", title="Search"), SEARCH_URL, None),
+        ("zero-count heading on a page that is not a search", doc(SHORT_ARTICLE.replace("Council agrees bridge repair</h1>", "0 complaints about the bridge this year</h1>")), URL, None),
+        # paywall containers
+        ("abstract next to a purchase box", doc("<article><h1>Sediment transport in braided rivers</h1><section><h2>Abstract</h2>" + para(1) + para(2) + "</section>"
+                                                "<div class='access-box'><h2>Access options</h2><ul><li>Buy article PDF: $39.95</li></ul><a href='/login'>Log in</a></div></article>"), URL, "login_wall"),
+        ("long article with a small offer box", doc(LONG_ARTICLE + "<div class='piano-offer'><p>Subscribe for $1 a week.</p></div>"), URL, None),
+        # soft 404: the message in title and heading, a long list of popular links under it
+        ("not-found title and heading over a long most-read list", doc(f"<main><h1>We can't find the page you're looking for</h1><p>Try the search.</p>{POPULAR}</main>",
+                                                                       title="Page not found – The Daily Ledger"), URL, "soft_404"),
+        ("not-found heading alone over a long list", doc(f"<main><h1>We can't find the page you're looking for</h1><p>Try the search.</p>{POPULAR}</main>", title="The Daily Ledger"), URL, None),
+        ("broken-link heading", doc("<article><h1>Hmm, that link seems to be broken</h1><p>This page may have been moved or renamed. Check the changelog or use the search.</p></article>", title="Docs"), URL, "soft_404"),
+        ("Spanish not-found heading over a most-read list", doc("<main><h1>Lo sentimos, la página que buscas no existe</h1><p>Es posible que la noticia se haya eliminado.</p>"
+                                                               + "".join(f"<h3><a href='/n/{i}'>El pantano alcanza su nivel más alto en {i} años</a></h3>" for i in range(10)) + "</main>",
+                                                               title="Página no encontrada | Diario Sierra"), URL, "soft_404"),
+        ("Dutch not-found heading, site name as title", doc("<main><h1>Deze pagina bestaat niet (meer)</h1><p>Het product dat je zoekt is mogelijk uit het assortiment gehaald.</p></main>",
+                                                           title="Fietsplein"), URL, "soft_404"),
+        ("German not-found heading", doc("<div><h1>Hoppla! Diese Seite gibt es nicht.</h1><p>Vielleicht wurde das Rezept umbenannt oder entfernt.</p></div>", title="Seite nicht gefunden – Küchenwerk"), URL, "soft_404"),
+    ],
+)
+def test_interstitial_table(name, body, url, reason):
+    r = convert(body, url, "text/html", fetch=FetchInfo(url_requested=url, http_status=200))
+    rep = r.evidence["validation_report"]
+    assert r.drop_reason == reason, (name, rep, r.evidence.get("drop_detail"))
+    if reason is not None:
+        detail = r.evidence["drop_detail"]
+        assert detail and detail.startswith(reason + ":"), detail
+        assert "max_" in detail, detail  # the threshold is in the drop detail, next to the measured value
+
+
 def test_wall_and_challenge_details_carry_threshold_and_value():
     r = convert(doc("<main><h1>Sign in</h1>" + LOGIN_FORM + "</main>", title="Sign in"), URL)
     wall = r.evidence["validation_report"]["detail"]["login_wall"]
@@ -197,10 +272,15 @@ def test_default_detector_thresholds_are_pinned():
         "paywall_served_min_chars": 200,
         "paywall_teaser_max_chars": 1500,
         "paywall_teaser_max_content_chars": 3000,
+        "paywall_container_max_share": 0.5,
         "soft_404_max_content_chars": 3000,
         "soft_404_max_heading_chars": 80,
         "soft_404_max_other_words": 3,
         "extraction_failure_page_factor": 5,
+        "cookie_wall_max_other_chars": 200,
+        "age_gate_max_content_chars": 600,
+        "age_gate_min_choices": 2,
+        "interstitial_max_content_chars": 3000,
     }
     assert (page_mod.WRAPPER_SHARE, page_mod.WRAPPER_MIN_CHARS, page_mod.WRAPPER_MAX_LINK_DENSITY, page_mod.NOSCRIPT_FALLBACK_CHARS) == (0.5, 1000, 0.5, 200)
 

@@ -27,7 +27,7 @@ from gatecrawl.core.reasons import Reason
 from gatecrawl.core.recipes import Recipe, load_recipe_text
 from gatecrawl.core.redact import redact_text, redact_url
 from gatecrawl.core.validate import ValidationInput, ValidationReport, describe_drop, validate
-from gatecrawl.core.walls import find_paywall, has_password_form
+from gatecrawl.core.walls import find_paywall, has_password_form, page_signals
 
 __all__ = ["FetchInfo", "ConversionResult", "convert", "default_recipe", "page_type"]
 
@@ -346,6 +346,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         has_password_field=has_password,
         page_content_chars=len(page.body_text),
         paywall=paywall.to_dict() if paywall is not None else None,
+        signals=page_signals(doc),
         canonical=canonical_url(doc),
         fields=fields,
         needs_render=bool(presence.get("needs_render")),

@@ -27,6 +27,11 @@ class Reason(StrEnum):
     LOGIN_WALL = "login_wall"
     SOFT_404 = "soft_404"
     CANONICAL_MISMATCH = "canonical_mismatch"
+    ERROR_PAGE = "error_page"
+    PARKED_DOMAIN = "parked_domain"
+    COOKIE_WALL = "cookie_wall"
+    AGE_GATE = "age_gate"
+    NO_RESULTS = "no_results"
     # rendering
     SHELL_PAGE = "shell_page"
     READINESS_TIMEOUT = "readiness_timeout"
@@ -70,6 +75,11 @@ REASON_DOCS: dict[str, str] = {
     "login_wall": "A sign-in or pay wall instead of the content: a password form, unserved paywalled markup next to a teaser, or an access demand, on a page that holds little content.",
     "soft_404": "A 'not found' template served with a success status.",
     "canonical_mismatch": "The page's canonical URL points at another route (an error or login route, or any other path in strict mode).",
+    "error_page": "An error template served with a success status: the title or first heading is an HTTP status line or a server error or maintenance message, on a page holding little content.",
+    "parked_domain": "A parked, expired or web-server default page: a parking service's lander, or a title or first heading that is the parked/default message, on a page holding little content.",
+    "cookie_wall": "The page is a consent dialog: consent-management markup holds the text and the page outside the dialog and its chrome holds almost nothing.",
+    "age_gate": "An age check instead of the content: a date-of-birth form, or an age question with its choices, on a page holding little else.",
+    "no_results": "A search page with zero results: a search route, query or echoed query box, and a title or first heading stating a zero count.",
     "shell_page": "The gate flagged an SPA shell and no rendered DOM was available (render policy skip, or rendering not enabled).",
     "readiness_timeout": "The browser render did not reach the readiness contract within max_render_time_ms.",
     "render_failed": "The browser render failed (crash, navigation error).",

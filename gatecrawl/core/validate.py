@@ -36,12 +36,27 @@ LOGIN_DEMAND_MAX_CONTENT_CHARS = 1000
 PAYWALL_SERVED_MIN_CHARS = 200
 PAYWALL_TEASER_MAX_CHARS = 1500
 PAYWALL_TEASER_MAX_CONTENT_CHARS = 3000
+#: A paywall/purchase container (class or id) is a wall on a page holding under
+#: LOGIN_DEMAND_MAX_CONTENT_CHARS when the container holds at most this share of the content
+#: (an offer box; a container that holds the article is the served paywalled part).
+PAYWALL_CONTAINER_MAX_SHARE = 0.5
 #: A "not found" title or first heading marks a soft 404 only when the extracted content is
 #: at most this long and the heading is at most SOFT_404_MAX_HEADING_CHARS (the heading is
 #: the message, not an article about 404 errors).
 SOFT_404_MAX_CONTENT_CHARS = 3000
 SOFT_404_MAX_HEADING_CHARS = 80
 SOFT_404_MAX_OTHER_WORDS = 3
+#: Cookie wall: consent-dialog markup holding text while the page outside the dialog and its
+#: chrome holds under this many characters.
+COOKIE_WALL_MAX_OTHER_CHARS = 200
+#: Age gate: an age question (heading ending in "?" with an age of 13-21 in the text, and at
+#: least AGE_GATE_MIN_CHOICES links/buttons) or a date-of-birth form, on a page holding at most this.
+AGE_GATE_MAX_CONTENT_CHARS = 600
+AGE_GATE_MIN_CHOICES = 2
+#: Error template, parked/default page, empty search: the title or first heading *is* the
+#: message (the soft-404 rule: at most SOFT_404_MAX_HEADING_CHARS, at most
+#: SOFT_404_MAX_OTHER_WORDS other words in its segment) on a page whose content is at most this.
+INTERSTITIAL_MAX_CONTENT_CHARS = 3000
 #: Markdown under validation.min_markdown_chars is an extraction failure (extraction_empty),
 #: not a short page (too_short), when the page's content text is at least this many times
 #: validation.min_markdown_chars.
@@ -55,10 +70,15 @@ DEFAULT_THRESHOLDS: dict[str, int] = {
     "paywall_served_min_chars": PAYWALL_SERVED_MIN_CHARS,
     "paywall_teaser_max_chars": PAYWALL_TEASER_MAX_CHARS,
     "paywall_teaser_max_content_chars": PAYWALL_TEASER_MAX_CONTENT_CHARS,
+    "paywall_container_max_share": PAYWALL_CONTAINER_MAX_SHARE,
     "soft_404_max_content_chars": SOFT_404_MAX_CONTENT_CHARS,
     "soft_404_max_heading_chars": SOFT_404_MAX_HEADING_CHARS,
     "soft_404_max_other_words": SOFT_404_MAX_OTHER_WORDS,
     "extraction_failure_page_factor": EXTRACTION_FAILURE_PAGE_FACTOR,
+    "cookie_wall_max_other_chars": COOKIE_WALL_MAX_OTHER_CHARS,
+    "age_gate_max_content_chars": AGE_GATE_MAX_CONTENT_CHARS,
+    "age_gate_min_choices": AGE_GATE_MIN_CHOICES,
+    "interstitial_max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS,
 }
 
 
@@ -127,6 +147,7 @@ def detect_login_wall(
     *,
     markdown_chars: int | None = None,
     paywall: dict | None = None,
+    paywall_container: dict | None = None,
 ) -> dict | None:
     """The wall evidence when the page is a sign-in or pay wall, else None.
 
@@ -135,7 +156,10 @@ def detect_login_wall(
     on a page holding under ``LOGIN_FORM_MAX_CONTENT_CHARS``; (2) paywall markup whose
     paywalled part was not served, next to a teaser-sized body; (3) a demand to sign in or
     subscribe *to read/continue/view* in the content text of a page holding under
-    ``LOGIN_DEMAND_MAX_CONTENT_CHARS``. A "Subscribe" link in the navigation is none of these.
+    ``LOGIN_DEMAND_MAX_CONTENT_CHARS``; (4) a paywall or purchase container (class/id
+    ``paywall``, ``access-box``, ``buybox``, ...) on such a page, holding at most
+    ``PAYWALL_CONTAINER_MAX_SHARE`` of its content (an offer box, not the served article). A "Subscribe" link in the
+    navigation is none of these.
     """
     if has_password_field and content_chars < LOGIN_FORM_MAX_CONTENT_CHARS:
         return {"signal": "password_form", "page_content_chars": content_chars, "max_page_content_chars": LOGIN_FORM_MAX_CONTENT_CHARS}
@@ -146,6 +170,11 @@ def detect_login_wall(
             return {"signal": "paywall_markup", **paywall, "paywall_served_min_chars": PAYWALL_SERVED_MIN_CHARS,
                     "markdown_chars": md, "max_markdown_chars": PAYWALL_TEASER_MAX_CHARS,
                     "page_content_chars": content_chars, "max_page_content_chars": PAYWALL_TEASER_MAX_CONTENT_CHARS}
+    served = paywall is not None and (paywall.get("paywalled_chars") or 0) >= PAYWALL_SERVED_MIN_CHARS
+    if (paywall_container and not served and content_chars < LOGIN_DEMAND_MAX_CONTENT_CHARS
+            and paywall_container["container_chars"] <= PAYWALL_CONTAINER_MAX_SHARE * content_chars):
+        return {"signal": "paywall_container", **paywall_container, "max_container_share": PAYWALL_CONTAINER_MAX_SHARE,
+                "page_content_chars": content_chars, "max_page_content_chars": LOGIN_DEMAND_MAX_CONTENT_CHARS}
     if content_chars < LOGIN_DEMAND_MAX_CONTENT_CHARS:
         m = _ACCESS_DEMAND.search(text)
         if m:
@@ -156,19 +185,27 @@ def detect_login_wall(
 
 _NOT_FOUND = re.compile(
     r"\b404\b|\bnot found\b|\bpage (you|you're|you are) looking for\b|\b(doesn't|does not|no longer) exists?\b|"
-    r"\bno longer available\b|\bpage (is )?missing\b|\bnothing (was )?found\b|\bpage not available\b",
+    r"\bno longer available\b|\bpage (is )?missing\b|\bnothing (was )?found\b|\bpage not available\b|"
+    r"\b(can't|can’t|cannot|can not|couldn't|couldn’t|could not|unable to) find\b|\b(link|page|url) (seems |appears )?(to be |is )?broken\b|"
+    # the same message in a few more languages (de, fr, es, it, nl, pt, pl, sv)
+    r"\bnicht gefunden\b|\bgibt es nicht\b|\bintrouvable\b|\bnon trouvée?\b|\bno (se ha )?encontrad[ao]\b|\bnon trovat[ao]\b|"
+    r"\bniet gevonden\b|\bnão encontrad[ao]\b|\bnie znaleziono\b|\bhittades inte\b|\bp[aá]gina\b[^.!?]{0,30}\b(no existe|bestaat niet)\b",
     re.I,
 )
 
 
-def detect_soft_404(title: str, first_heading: str, content_chars: int, extra_markers: Sequence[str]) -> str | None:
+def detect_soft_404(title: str, first_heading: str, content_chars: int, extra_markers: Sequence[str], document_title: str | None = None) -> str | None:
     """Return the marker that identifies a "not found" template served with 200, else None.
 
     The title or first heading must *be* the message (at most ``SOFT_404_MAX_HEADING_CHARS``)
-    on a page whose content is at most ``SOFT_404_MAX_CONTENT_CHARS``."""
+    on a page whose content is at most ``SOFT_404_MAX_CONTENT_CHARS``; when the title *and*
+    the first heading are both the message, the page is a soft 404 at any length (a long
+    "most read" list under the message does not make it a page). ``document_title`` is the
+    page's ``<title>`` (``title`` may be taken from the first heading itself)."""
     if content_chars > SOFT_404_MAX_CONTENT_CHARS:
-        return None
-    for text in (first_heading, title):
+        head, tit = _is_message(first_heading, _NOT_FOUND), _is_message(document_title or "", _NOT_FOUND)
+        return head if head and tit else None
+    for text in (first_heading, title, document_title or ""):
         if not text:
             continue
         low = text.lower()
@@ -183,6 +220,121 @@ def detect_soft_404(title: str, first_heading: str, content_chars: int, extra_ma
             m = _NOT_FOUND.search(segment)
             if m and len(_WORD.findall(_NOT_FOUND.sub(" ", segment))) <= SOFT_404_MAX_OTHER_WORDS:
                 return m.group(0)
+    return None
+
+
+def _is_message(text: str, rx: re.Pattern[str], max_other_words: int = SOFT_404_MAX_OTHER_WORDS) -> str | None:
+    """The phrase of ``rx`` when ``text`` (a title or heading) *is* that message: at most
+    SOFT_404_MAX_HEADING_CHARS long, and in one of its segments the phrase leaves at most
+    ``max_other_words`` other words."""
+    if not text or len(text.strip()) > SOFT_404_MAX_HEADING_CHARS:
+        return None
+    for segment in _TITLE_SEP.split(text):
+        m = rx.search(segment)
+        if m and len(_WORD.findall(rx.sub(" ", segment))) <= max_other_words:
+            return m.group(0)
+    return None
+
+
+# An error template's heading: an HTTP status line or a server/application error message.
+_ERROR_MESSAGE = re.compile(
+    r"\bhttp (status|error) [45]\d\d\b|\berror [45]\d\d\b|\b[45]\d\d (error|internal server error|service unavailable|bad gateway|forbidden)\b|"
+    r"\b(internal server|server|runtime|application|database|fatal|unexpected) error\b|\ban error (has )?occurred\b|"
+    r"\bservice (temporarily )?unavailable\b|\bbad gateway\b|\bgateway time-?out\b|\btoo many requests\b|\bsomething went wrong\b|"
+    r"\b(we('|’)ll|we will) be (right )?back\b|\b(down for|under|scheduled) maintenance\b|\bmaintenance mode\b|"
+    r"\bunavailable (for|due to) legal reasons\b|\berror establishing a database connection\b",
+    re.I,
+)
+# A parked, expired or server-default page's heading.
+_PARKED_MESSAGE = re.compile(
+    r"\b(web ?server|web ?site|server) default page\b|\bdefault (web ?site |web ?server )?page\b|\bit works!?|\bwelcome to nginx\b|"
+    r"\bdomain( name)? (has expired|is expired|is parked|(is|may be) for sale)\b|\bfuture home of\b|\bbuy this domain\b|"
+    r"\bdomain (is )?(for sale|parked)\b",
+    re.I,
+)
+# Domain-parking services' lander scripts and frames.
+_PARKING_MARKUP = re.compile(r"<(script|iframe)[^>]+src=[\"']?[^\"'>]*(sedoparking\.com|parkingcrew\.net|bodis\.com|parklogic\.com|above\.com/marketplace)", re.I)
+# A result count of zero in a heading: "0 results for ...", "0 jobs in ...", "No results found".
+_ZERO_RESULTS = re.compile(r"^\W*0\s+\w|\b(no|0|zero) (results?|matches|hits|items|products|jobs|articles|entries)\b(?! \w+ than)", re.I)
+_SEARCH_ROUTE = re.compile(r"(^|/)(search|suche|recherche|buscar|busca|cerca|zoeken|sok|szukaj)(/|\.|$)|[?&](q|query|s|search|keywords?|k)=[^&]", re.I)
+_AGE = re.compile(r"\b(1[3-9]|2[01])\b")
+
+
+def detect_error_page(title: str, first_heading: str, content_chars: int) -> dict | None:
+    """An error template served with a success status: the title or first heading is an HTTP
+    status line or a server error / maintenance message, on a page holding at most
+    ``INTERSTITIAL_MAX_CONTENT_CHARS``."""
+    if content_chars > INTERSTITIAL_MAX_CONTENT_CHARS:
+        return None
+    for where, text in (("heading", first_heading), ("title", title)):
+        m = _is_message(text, _ERROR_MESSAGE)
+        if m:
+            return {"signal": f"error_{where}", "marker": m.strip()[:80], "content_chars": content_chars,
+                    "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
+    return None
+
+
+def detect_parked(title: str, first_heading: str, content_chars: int, html_text: str) -> dict | None:
+    """A parked, expired or web-server default page: a parking service's lander markup, or a
+    title/first heading that is the parked/default message, on a page holding at most
+    ``INTERSTITIAL_MAX_CONTENT_CHARS``."""
+    if content_chars > INTERSTITIAL_MAX_CONTENT_CHARS:
+        return None
+    m = _PARKING_MARKUP.search(html_text[:200_000])
+    if m:
+        return {"signal": "parking_markup", "marker": m.group(2), "content_chars": content_chars,
+                "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
+    for where, text in (("heading", first_heading), ("title", title)):
+        m2 = _is_message(text, _PARKED_MESSAGE)
+        if m2:
+            return {"signal": f"parked_{where}", "marker": m2.strip()[:80], "content_chars": content_chars,
+                    "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
+    return None
+
+
+def detect_no_results(title: str, first_heading: str, content_chars: int, url: str, search_shown: bool) -> dict | None:
+    """A search or listing page with zero results: the page is a search (its URL is a search
+    route or carries a query, or it echoes the query in a search box) and its title or first
+    heading states a zero count ("0 results for ...", "No results"), on a page holding at most
+    ``INTERSTITIAL_MAX_CONTENT_CHARS``. Recommended items listed under it do not count."""
+    if content_chars > INTERSTITIAL_MAX_CONTENT_CHARS:
+        return None
+    p = urlsplit(url)
+    search = search_shown or bool(_SEARCH_ROUTE.search(p.path + ("?" + p.query if p.query else "")))
+    if not search:
+        return None
+    for where, text in (("heading", first_heading), ("title", title)):
+        if text and len(text.strip()) <= SOFT_404_MAX_HEADING_CHARS:
+            m = _ZERO_RESULTS.search(text)
+            if m:
+                return {"signal": f"zero_count_{where}", "marker": text.strip()[:80], "content_chars": content_chars,
+                        "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
+    return None
+
+
+def detect_cookie_wall(consent: dict | None) -> dict | None:
+    """The page is a consent dialog: consent-management markup holds text and the page outside
+    the dialog and its chrome holds under ``COOKIE_WALL_MAX_OTHER_CHARS``."""
+    if not consent or consent.get("consent_chars", 0) <= 0:
+        return None
+    if consent.get("other_chars", 0) >= COOKIE_WALL_MAX_OTHER_CHARS:
+        return None
+    return {"signal": "consent_dialog", **consent, "max_other_chars": COOKIE_WALL_MAX_OTHER_CHARS}
+
+
+def detect_age_gate(first_heading: str, text: str, content_chars: int, choices: int, birth_form: bool) -> dict | None:
+    """An age check instead of the content: a date-of-birth form, or an age question (a first
+    heading ending in "?", an age of 13-21 in the text, at least ``AGE_GATE_MIN_CHOICES``
+    links or buttons), on a page holding at most ``AGE_GATE_MAX_CONTENT_CHARS``."""
+    if content_chars > AGE_GATE_MAX_CONTENT_CHARS:
+        return None
+    base = {"content_chars": content_chars, "max_content_chars": AGE_GATE_MAX_CONTENT_CHARS}
+    if birth_form:
+        return {"signal": "birth_date_form", **base}
+    if first_heading.strip().endswith("?") and choices >= AGE_GATE_MIN_CHOICES:
+        m = _AGE.search(text)
+        if m:
+            return {"signal": "age_question", "age": int(m.group(1)), "choices": choices, "min_choices": AGE_GATE_MIN_CHOICES, **base}
     return None
 
 
@@ -278,6 +430,7 @@ class ValidationInput:
     has_password_field: bool = False
     page_content_chars: int | None = None  # the page's content text outside chrome (None: use content_chars)
     paywall: dict | None = None  # paywall markup found on the page (gatecrawl.core.walls.Paywall.to_dict)
+    signals: dict = field(default_factory=dict)  # structural interstitial signals (gatecrawl.core.walls.page_signals)
     canonical: str | None = None
     fields: dict = field(default_factory=dict)
     needs_render: bool = False
@@ -330,15 +483,30 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
     if v.http_status is not None and v.http_status >= 400 and not challenge:
         reasons.append(Reason.HTTP_ERROR)
         detail["http_status"] = v.http_status
-    wall = detect_login_wall(v.has_password_field, f"{v.title}\n{v.page_text}", held, markdown_chars=md_chars, paywall=v.paywall)
+    sig = v.signals
+    wall = detect_login_wall(v.has_password_field, f"{v.title}\n{v.page_text}", held, markdown_chars=md_chars, paywall=v.paywall,
+                             paywall_container=sig.get("paywall_container"))
     if wall:
         reasons.append(Reason.LOGIN_WALL)
         detail["login_wall"] = wall
-    marker = detect_soft_404(v.title, v.first_heading, v.content_chars, recipe.wrong_route_markers)
+    marker = detect_soft_404(v.title, v.first_heading, v.content_chars, recipe.wrong_route_markers, sig.get("document_title"))
     if marker and not (v.http_status or 200) >= 400:
         reasons.append(Reason.SOFT_404)
         detail["soft_404_marker"] = marker
         detail["soft_404"] = {"marker": marker, "content_chars": v.content_chars, "max_content_chars": SOFT_404_MAX_CONTENT_CHARS}
+    # interstitials served instead of the content (a success status; a 4xx/5xx is http_error)
+    if not (v.http_status or 200) >= 400:
+        for reason, found in (
+            (Reason.ERROR_PAGE, detect_error_page(v.title, v.first_heading, v.content_chars)),
+            (Reason.PARKED_DOMAIN, detect_parked(v.title, v.first_heading, v.content_chars, v.html_text)),
+            (Reason.COOKIE_WALL, detect_cookie_wall(sig.get("consent"))),
+            (Reason.AGE_GATE, detect_age_gate(v.first_heading, v.page_text, held, int(sig.get("choice_controls") or 0),
+                                              bool(sig.get("birth_date_form")))),
+            (Reason.NO_RESULTS, detect_no_results(v.title, v.first_heading, v.content_chars, v.url_final, bool(sig.get("search_query_shown")))),
+        ):
+            if found:
+                reasons.append(reason)
+                detail[str(reason)] = found
     if v.canonical and recipe.canonical_check != "off":
         from urllib.parse import urljoin
 
@@ -349,7 +517,8 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
         if mismatch and (recipe.canonical_check == "strict" or _ERROR_ROUTE.search(path_c)):
             reasons.append(Reason.CANONICAL_MISMATCH)
             detail["canonical"] = canon
-    wrong_route = any(r in reasons for r in (Reason.SOFT_404, Reason.LOGIN_WALL, Reason.BOT_CHALLENGE, Reason.CANONICAL_MISMATCH))
+    wrong_route = any(r in reasons for r in (Reason.SOFT_404, Reason.LOGIN_WALL, Reason.BOT_CHALLENGE, Reason.CANONICAL_MISMATCH,
+                                             Reason.ERROR_PAGE, Reason.PARKED_DOMAIN, Reason.COOKIE_WALL, Reason.AGE_GATE, Reason.NO_RESULTS))
 
     # 2. shells that were not (or could not be) rendered
     if v.needs_render and not v.rendered:
@@ -428,6 +597,11 @@ _DETAIL_KEY = {
     "bot_challenge": "bot_challenge",
     "login_wall": "login_wall",
     "soft_404": "soft_404",
+    "error_page": "error_page",
+    "parked_domain": "parked_domain",
+    "cookie_wall": "cookie_wall",
+    "age_gate": "age_gate",
+    "no_results": "no_results",
     "shell_page": "shell_page",
     "gate_failed": "gate_failed",
     "extraction_empty": "length",
@@ -459,5 +633,7 @@ def describe_drop(reason: str, detail: dict) -> str | None:
             val = ",".join(str(x) for x in val)
         elif isinstance(val, dict) and "value" in val:
             val = f"{val['value']} (threshold {val.get('threshold')})"
+        elif isinstance(val, dict):
+            val = "{" + ", ".join(f"{a}={b}" for a, b in val.items()) + "}"
         parts.append(f"{k}={val}")
     return f"{reason}: " + "; ".join(parts)

@@ -7,13 +7,14 @@ taken in :mod:`gatecrawl.core.validate`, against how much real content the page 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from gatecrawl.core.page import visible_text
+from gatecrawl.core.page import _chrome_test, norm_space, visible_text
 
-__all__ = ["Paywall", "find_paywall", "has_password_form"]
+__all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
 
 @dataclass(frozen=True)
@@ -79,3 +80,166 @@ def find_paywall(doc: HtmlElement) -> Paywall | None:
 
 def has_password_form(doc: HtmlElement) -> bool:
     return any((i.get("type") or "").strip().lower() == "password" for i in doc.iter("input"))
+
+
+# --- interstitials: consent walls, age checks, search pages, paywall containers -----------------
+
+#: Class/id tokens of consent-management dialogs: the generic words and the common platforms'
+#: container names. ``cmp`` counts alone or with a dialog word (``cmp-text``, ``cmp-container``
+#: are a page builder's components, not consent dialogs).
+_CONSENT_IDENT = re.compile(
+    r"(^|[\s_-])(consent|cookies?(wall|gate|banner|notice|bar|layer|popup|modal|overlay)?|gdpr|"
+    r"onetrust|didomi|usercentrics|cybotcookiebot|cookiebot|sp_message|qc-cmp|fc-consent|truste|privacy-?wall|"
+    r"cmp-(wall|fullscreen|dialog|banner|modal|overlay|popup|layer|consent|ui))($|[\s_-])|(^|\s)cmp($|\s)",
+    re.I,
+)
+#: Class/id tokens of paywall and purchase containers (the paywall vendors' and publishers' names).
+_PAYWALL_IDENT = re.compile(
+    r"(^|[\s_-])(paywall|pay-wall|regwall|reg-wall|paygate|piano-(offer|paywall|container)|tp-(modal|container|iframe-wrapper)|"
+    r"access-(box|options|wall)|buy-?box|purchase-(box|options)|subscriber-only|locked-content|content-locked|premium-(wall|gate|lock))($|[\s_-])",
+    re.I,
+)
+_CHROME = {"nav", "header", "footer", "aside"}
+_CHROME_ROLE = {"navigation", "banner", "contentinfo", "search", "complementary"}
+_MAIN_TAGS = {"article", "main"}
+_CONTROLS = {"button", "input", "select", "form", "a"}
+
+
+def _ident(el) -> str:
+    return " ".join(filter(None, (el.get("id"), el.get("class"))))
+
+
+def _holds_main(el) -> bool:
+    return any(isinstance(d.tag, str) and (d.tag.lower() in _MAIN_TAGS or (d.get("role") or "").lower() == "main")
+               for d in el.iterdescendants())
+
+
+def _outermost(body, pred) -> list:
+    out = []
+    stack = list(body)
+    while stack:
+        el = stack.pop(0)
+        if not isinstance(el.tag, str):
+            continue
+        if pred(el):
+            out.append(el)
+        else:
+            stack[0:0] = list(el)
+    return out
+
+
+#: An element holding this many paragraphs of at least PROSE_PARAGRAPH_CHARS characters holds
+#: the page's prose: it wraps content, it is not a consent dialog (one or two short notices).
+PROSE_PARAGRAPHS = 3
+PROSE_PARAGRAPH_CHARS = 150
+
+
+def _holds_prose(el) -> bool:
+    n = 0
+    for p in el.iter("p"):
+        if len(visible_text(p)) >= PROSE_PARAGRAPH_CHARS:
+            n += 1
+            if n >= PROSE_PARAGRAPHS:
+                return True
+    return False
+
+
+def consent_dialog(doc: HtmlElement) -> dict | None:
+    """The page's consent-management dialog and how much text lies outside it, or None.
+
+    A consent container is an element (not html/body, not wrapping a main or article, not
+    holding PROSE_PARAGRAPHS long paragraphs) whose class or id names a consent dialog and
+    which holds a control (button, form, link). Returns
+    the characters of visible text inside consent containers, in page chrome (nav, header,
+    footer, aside) and elsewhere: a cookie wall is a page with almost nothing elsewhere."""
+    body = doc.find(".//body")
+    if body is None:
+        body = doc
+
+    def is_consent(el) -> bool:
+        ident = _ident(el)
+        return (bool(ident) and el.tag.lower() not in ("html", "body") and bool(_CONSENT_IDENT.search(ident))
+                and not _holds_main(el) and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
+                and not _holds_prose(el))
+
+    found = _outermost(body, is_consent)
+    if not found:
+        return None
+    total = len(visible_text(body))
+    consent = sum(len(visible_text(el)) for el in found)
+    if consent == 0:
+        return None
+    chrome_test = _chrome_test(total)  # nav, header, footer, banners; not a wrapper of the page
+    chrome_els = _outermost(body, lambda el: is_consent(el) or chrome_test(el))
+    chrome = sum(len(visible_text(el)) for el in chrome_els if not is_consent(el))
+    ident = _ident(found[0])
+    return {"container": f"{found[0].tag}.{ident}"[:80], "consent_chars": consent, "chrome_chars": chrome,
+            "other_chars": max(0, total - consent - chrome)}
+
+
+def paywall_container(doc: HtmlElement) -> dict | None:
+    """The first paywall or purchase container on the page (its tag.class and the visible
+    characters it holds), or None."""
+    for el in doc.iter():
+        if not isinstance(el.tag, str) or el.tag.lower() in ("html", "body"):
+            continue
+        ident = _ident(el)
+        if ident and _PAYWALL_IDENT.search(ident):
+            return {"container": f"{el.tag}.{ident}"[:80], "container_chars": len(visible_text(el))}
+    return None
+
+
+_QUERY_NAMES = {"q", "query", "s", "search", "keyword", "keywords", "k", "term", "text", "searchterm", "search_query"}
+
+
+def search_query_shown(doc: HtmlElement) -> bool:
+    """True when the page echoes a search: a search or query input that holds a value."""
+    for el in doc.iter("input"):
+        typ = (el.get("type") or "text").strip().lower()
+        if typ not in ("text", "search", ""):
+            continue
+        if not (el.get("value") or "").strip():
+            continue
+        if typ == "search" or (el.get("name") or "").strip().lower() in _QUERY_NAMES:
+            return True
+    return False
+
+
+def choice_controls(doc: HtmlElement) -> int:
+    """Links, buttons and submit inputs inside the page outside its chrome (nav, header, footer)."""
+    body = doc.find(".//body")
+    if body is None:
+        body = doc
+    n = 0
+    for el in body.iter("a", "button", "input"):
+        if any(isinstance(a.tag, str) and (a.tag.lower() in _CHROME or (a.get("role") or "").lower() in _CHROME_ROLE)
+               for a in el.iterancestors()):
+            continue
+        if el.tag == "input" and (el.get("type") or "").lower() not in ("submit", "button"):
+            continue
+        n += 1
+    return n
+
+
+def birth_date_form(doc: HtmlElement) -> bool:
+    """True when the page asks for a date of birth (a select or input named for it, or a day
+    select of 28-31 options next to a year select)."""
+    for el in doc.iter("select", "input"):
+        name = " ".join(filter(None, (el.get("name"), el.get("id")))).lower()
+        if re.search(r"birth|(^|[\s_-])dob($|[\s_-])|geburt|naissance|nacimiento", name):
+            return True
+    sizes = [len(s.findall(".//option")) for s in doc.iter("select")]
+    return any(28 <= n <= 32 for n in sizes) and len(sizes) >= 2
+
+
+def page_signals(doc: HtmlElement) -> dict:
+    """The structural signals the interstitial detectors read (see gatecrawl.core.validate)."""
+    t = doc.find(".//title")
+    return {
+        "document_title": norm_space(t.text_content()) if t is not None else "",
+        "consent": consent_dialog(doc),
+        "paywall_container": paywall_container(doc),
+        "search_query_shown": search_query_shown(doc),
+        "choice_controls": choice_controls(doc),
+        "birth_date_form": birth_date_form(doc),
+    }
