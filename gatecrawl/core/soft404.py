@@ -40,6 +40,7 @@ __all__ = [
     "usable",
     "compare",
     "match",
+    "fingerprint_page",
 ]
 
 FINGERPRINT_VERSION = "1"
@@ -146,3 +147,24 @@ def match(page: Mapping[str, Any], probe: Mapping[str, Any] | None) -> dict | No
             "version": FINGERPRINT_VERSION,
         }
     return None
+
+
+def fingerprint_page(body: bytes | str, url: str, content_type: str | None = None, recipe: Any = None) -> dict:
+    """The fingerprint of a fetched HTML page, its main content selected as ``convert()`` does
+    (the recipe's content selectors apply), so a probe and a page are measured alike."""
+    from gatecrawl.core.extract import select_main
+    from gatecrawl.core.htmlparse import parse_html
+    from gatecrawl.core.markdown import to_markdown
+
+    doc = parse_html(body, content_type=content_type)
+    kw = {}
+    if recipe is not None:
+        kw = dict(
+            main_selectors=recipe.main_selectors,
+            exclude_selectors=recipe.exclude_selectors,
+            keep_comments=recipe.keep_comments,
+            keep_bylines=recipe.keep_bylines,
+            keep_captions=recipe.keep_captions,
+        )
+    sel = select_main(doc, **kw)
+    return fingerprint(doc, to_markdown(sel.root, base_url=url).text, url)
