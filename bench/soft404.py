@@ -110,7 +110,7 @@ def _pages(corpus: str):
         yield pid, raw, (entry.get("url") if isinstance(entry, dict) else None) or f"https://example.test/page/{pid}", (entry.get("page_type") if isinstance(entry, dict) else None) or "article"
 
 
-def run(corpora: list[str]) -> dict:
+def run(corpora: list[str], step: int = 1) -> dict:
     out: dict = {"text_threshold": soft404.TEXT_THRESHOLD, "skeleton_threshold": soft404.SKELETON_THRESHOLD}
     for corpus in corpora:
         neg_max_text = 0.0
@@ -122,7 +122,9 @@ def run(corpora: list[str]) -> dict:
         pairs = 0
         skipped = 0
         unusable = 0
-        for pid, raw, url, ptype in _pages(corpus):
+        for n, (pid, raw, url, ptype) in enumerate(_pages(corpus)):
+            if n % step:
+                continue
             doc = parse_html(raw)
             sel = select_main(doc)
             real_md = to_markdown(sel.root, base_url=url).text
