@@ -260,7 +260,12 @@ def test_browser_needed_but_unavailable_exits_non_zero(tmp_path, recipes_dir, or
     )
     assert run.returncode == 1
     assert "gatecrawl: crawl failed: browser_unavailable" in run.stderr
-    assert packets_by_url(run)[url]["drop_reason"] == "render_failed"
+    # The plain fetch had the article: the failed render does not lose it (issue 14), but the
+    # packet says the render failed and the run still fails.
+    p = packets_by_url(run)[url]
+    assert (p["outcome"], p["reader"], p["capture_choice"]["reason"]) == ("kept", "http", "plain_passed")
+    assert p["capture_choice"]["render"]["drop_reason"] == "render_failed"
+    assert p["render_readiness_reason"].startswith("render_failed:")
 
 
 def test_t16_robots_redirect_chain_and_large_file(tmp_path, recipes_dir, origin):

@@ -4,7 +4,8 @@
 :func:`gatecrawl.core.soft404.probe_path` derives from the run id, through every downloader
 middleware (robots.txt, egress, size caps, presence, and the browser when the answer is a shell)
 but not through the scheduler or the spider: the probe leaves no page packet and does not count
-against ``max_pages``. Every item of that origin waits for the answer. The answer becomes a
+against ``max_pages``. It carries no credential headers (``CredentialScopeMiddleware`` strips them:
+its host may be one the crawl only reached through a redirect). Every item of that origin waits for the answer. The answer becomes a
 fingerprint (``gatecrawl.core.soft404``) only when the host served it as a page: a 4xx/5xx status
 (an honest 404), a redirect to the site root, a non-HTML answer, a failure or a page without
 text give none, and that host's pages are judged without one.
