@@ -111,7 +111,7 @@ def test_real_pages_never_match_their_own_chrome_template():
     out = run(["wcxb-dev", "article-extraction"], step=8)
     for corpus in ("wcxb-dev", "article-extraction"):
         res = out[corpus]
-        assert res["pairs"] >= 60, res
+        assert res["pairs"] >= (60 if corpus == "wcxb-dev" else 20), res
         assert res["real_pages_matched"] == 0, res["false_matches"]
         assert res["real_max_text_similarity"] < soft404.TEXT_THRESHOLD
         assert res["templates_missed"] == 0, res["misses"]
