@@ -93,6 +93,7 @@ class _Site:
     def __init__(self) -> None:
         pages = _site()
         self.hits: list[str] = []
+        self.unknown_status = 200  # the status unknown paths are answered with
         site = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -107,7 +108,7 @@ class _Site:
                 elif path in pages:
                     status, body = 200, pages[path]
                 else:  # the soft 404: the site's template, with a success status
-                    status, body = 200, CHROME.format(title="Riverside Courier", main=NOT_FOUND.format(path=path), script="").encode()
+                    status, body = site.unknown_status, CHROME.format(title="Riverside Courier", main=NOT_FOUND.format(path=path), script="").encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
@@ -145,13 +146,13 @@ def site():
     s.stop()
 
 
-def _crawl(tmp: Path, site: _Site, paths: list[str], settings: dict | None = None):
+def _crawl(tmp: Path, site: _Site, paths: list[str], settings: dict | None = None, args: tuple = ()):
     recipes = tmp / "recipes"
     recipes.mkdir(parents=True, exist_ok=True)
     (recipes / "fallback.toml").write_text(RECIPE)
     run = run_crawl(
         "fallback", tmp / "store",
-        "-a", "start_url=" + " ".join(site.base + p for p in paths),
+        "-a", "start_url=" + " ".join(site.base + p for p in paths), *args,
         settings={"GATECRAWL_RECIPES_DIRS": str(recipes), "GATECRAWL_SUMMARY_PRINT": "False", "RETRY_TIMES": 0, **(settings or {})},
         env={"GATECRAWL_EGRESS_ALLOW": "127.0.0.1", "PYTHONHASHSEED": "0"},
         timeout=240,
@@ -233,3 +234,18 @@ def test_browser_that_cannot_start_loses_no_plain_page(site, tmp_path):
     assert (s["outcome"], s["drop_reason"], s["capture_choice"]["reason"]) == ("dropped", "render_failed", "neither_passed")
     assert packets["/articles/a"]["outcome"] == "kept"
     assert "gatecrawl/exit/browser_unavailable" in stats
+
+
+def test_honest_404_needs_no_fingerprint_and_the_root_is_never_judged(site, tmp_path):
+    site.unknown_status = 404
+    try:
+        packets, stats, _ = _crawl(tmp_path / "honest", site, ["/news/2019/made-up-story", "/local/footbridge"], args=("-a", "render=skip"))
+    finally:
+        site.unknown_status = 200
+    assert packets["/news/2019/made-up-story"]["drop_reason"] == "http_error"
+    assert packets["/local/footbridge"]["outcome"] == "kept"
+    assert stats["gatecrawl/not_found_probe/real_404"] == 1 and "gatecrawl/not_found_probe/fingerprinted" not in stats
+    # A host that answers unknown paths with 200: its root is not judged by the probe (only pages are).
+    packets, stats, _ = _crawl(tmp_path / "root", site, ["/", "/news/2019/made-up-story"], args=("-a", "render=skip"))
+    assert packets["/"]["drop_reason"] != "soft_404"
+    assert packets["/news/2019/made-up-story"]["drop_reason"] == "soft_404"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from scrapy.exceptions import DropItem
 
@@ -104,6 +105,8 @@ class ConvertPipeline:
         """The host's "not found" probe result, for an HTML page with a success status."""
         if not self.crawler.spider.recipe.not_found_probe:
             return None
+        if (urlsplit(item.url_final).path or "/") == "/":
+            return None  # a site root is never judged by the probe (some hosts answer unknown paths with it)
         captures = [(item.body, item.content_type, item.http_status)] if item.error is None else []
         if item.plain is not None:
             captures.append((item.plain.get("body") or b"", item.plain.get("content_type"), item.plain.get("status")))

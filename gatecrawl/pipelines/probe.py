@@ -7,12 +7,13 @@ but not through the scheduler or the spider: the probe leaves no page packet and
 against ``max_pages``. It carries no credential headers (``CredentialScopeMiddleware`` strips them:
 its host may be one the crawl only reached through a redirect). Every item of that origin waits for the answer. The answer becomes a
 fingerprint (``gatecrawl.core.soft404``) only when the host served it as a page: a 4xx/5xx status
-(an honest 404), a redirect to the site root, a non-HTML answer, a failure or a page without
+(an honest 404, or an error: the probe is not retried), a redirect to the site root, a non-HTML answer, a failure or a page without
 text give none, and that host's pages are judged without one.
 
 Meta (written on the probe request): ``gatecrawl_not_found_probe``.
 Stats: ``gatecrawl/not_found_probe/requested``, ``gatecrawl/not_found_probe/<outcome>``
-(``fingerprinted``, ``real_404``, ``redirected_home``, ``not_html``, ``no_text``, ``failed``),
+(``fingerprinted``, ``real_404`` (404/410), ``error_status`` (other 4xx/5xx), ``redirected_home``,
+``not_html``, ``no_text``, ``failed``),
 ``gatecrawl/not_found_probe/matched`` (pages dropped as ``soft_404`` by the fingerprint).
 """
 
@@ -58,7 +59,8 @@ class NotFoundProber:
         spider = self.crawler.spider
         url = origin + soft404.probe_path(spider.run_id, host)
         self.stats.inc_value("gatecrawl/not_found_probe/requested")
-        request = scrapy.Request(url, meta={"gatecrawl_not_found_probe": True, "gatecrawl_url_requested": url}, dont_filter=True)
+        # Not retried: a probe that fails gives no fingerprint, and the host's pages wait for it.
+        request = scrapy.Request(url, meta={"gatecrawl_not_found_probe": True, "gatecrawl_url_requested": url, "dont_retry": True}, dont_filter=True)
         try:
             response = await self.crawler.engine.download_async(request)
         except Exception as exc:  # refused by robots/egress, timeout, render failure: no fingerprint
@@ -66,7 +68,7 @@ class NotFoundProber:
             self._outcome("failed")
             return None
         if response.status >= 400:
-            self._outcome("real_404")
+            self._outcome("real_404" if response.status in (404, 410) else "error_status")
             return None
         final = urlsplit(response.url)
         if response.url != url and (final.path or "/") == "/":
