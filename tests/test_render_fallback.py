@@ -249,3 +249,61 @@ def test_honest_404_needs_no_fingerprint_and_the_root_is_never_judged(site, tmp_
     packets, stats, _ = _crawl(tmp_path / "root", site, ["/", "/news/2019/made-up-story"], args=("-a", "render=skip"))
     assert packets["/"]["drop_reason"] != "soft_404"
     assert packets["/news/2019/made-up-story"]["drop_reason"] == "soft_404"
+
+
+SPA_STORY = "".join(
+    f"<p>Chapter {i}: the ferry left the harbour at {i + 6} o\\'clock with {i * 40} passengers, and the captain logged "
+    f"wind, tide and the {i}th buoy before turning towards the island.</p>"
+    for i in range(1, 6)
+)
+SPA_LOST = (
+    "<div class=\"lost\"><h2>Lost at sea</h2><p>We could not chart a course to this address. The harbour master suggests "
+    "checking the spelling, or sailing back to the timetable, the ferry routes or the news from the island, where every "
+    "crossing since the new pier opened is listed with its weather, its passengers and the name of its captain.</p></div>"
+)
+SPA = (
+    "<!doctype html><html><head><meta charset='utf-8'><title>Harbour app</title></head><body><div id='app'></div>"
+    "<script>var routes = {'/spa/story': '<article><h1>The long crossing</h1>" + SPA_STORY + "</article>'};"
+    "setTimeout(function () { document.getElementById('app').innerHTML = routes[location.pathname] || '" + SPA_LOST + "'; }, 150);"
+    "</script></body></html>"
+)
+
+
+class _SpaSite:
+    """Every path answers 200 with the same shell; the script renders the story or a 'lost' view."""
+
+    def __init__(self) -> None:
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                status, body = (404, b"") if self.path == "/robots.txt" else (200, SPA.encode())
+                self.send_response(status)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_spa_route_not_found_render_dropped_through_the_rendered_probe(tmp_path):
+    spa = _SpaSite()
+    try:
+        packets, stats, _ = _crawl(tmp_path, spa, ["/spa/story", "/spa/made-up/route"])  # type: ignore[arg-type]
+    finally:
+        spa.stop()
+    story, lost = packets["/spa/story"], packets["/spa/made-up/route"]
+    assert (story["outcome"], story["reader"]) == ("kept", "render"), (story["drop_reason"], story["capture_choice"])
+    assert (lost["outcome"], lost["drop_reason"], lost["reader"]) == ("dropped", "soft_404", "render"), lost["capture_choice"]
+    assert "soft_404_fingerprint" in lost["validation_report"]["detail"]
+    # the plain shell gives no fingerprint; the probe was rendered like any shell and fingerprinted
+    assert stats["gatecrawl/not_found_probe/fingerprinted"] == 1
+    assert stats["gatecrawl/render/requested"] == 3
