@@ -19,6 +19,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from scrapy import signals
 from scrapy.exceptions import DropItem
 
 from scrapy.utils.asyncio import run_in_thread
@@ -41,6 +42,7 @@ class ConvertPipeline:
         self.stats = crawler.stats
         self.pdf_workers = crawler.settings.getint("GATECRAWL_PDF_WORKERS")
         self.prober = NotFoundProber(crawler)
+        crawler.signals.connect(self.prober.on_request, signal=signals.request_reached_downloader)
 
     def open_spider(self) -> None:
         from gatecrawl.core.pdf import set_pool_size

@@ -1,6 +1,7 @@
 """The per-host "not found" probe: one made-up URL per host, fetched before its pages are judged.
 
-``NotFoundProber.probe_for(url)`` fetches, once per origin (scheme, host, port), the path
+``NotFoundProber.probe_for(url)`` fetches, once per origin (scheme, host, port; started as soon as
+the first request to that origin passed the downloader middlewares), the path
 :func:`gatecrawl.core.soft404.probe_path` derives from the run id, through every downloader
 middleware (robots.txt, egress, size caps, presence, and the browser when the answer is a shell)
 but not through the scheduler or the spider: the probe leaves no page packet and does not count
@@ -41,8 +42,8 @@ class NotFoundProber:
         self.stats = crawler.stats
         self._origins: dict[str, asyncio.Future] = {}
 
-    async def probe_for(self, url: str) -> dict | None:
-        """``{"reader": "http"|"render", "fingerprint": ...}`` for the origin of ``url``, or None."""
+    def start(self, url: str) -> asyncio.Future | None:
+        """Start the probe of ``url``'s origin unless it was started already (idempotent)."""
         p = urlsplit(url)
         if p.scheme not in ("http", "https") or not p.hostname:
             return None
@@ -50,7 +51,24 @@ class NotFoundProber:
         fut = self._origins.get(origin)
         if fut is None:
             fut = self._origins[origin] = asyncio.ensure_future(self._probe(origin, p.hostname))
-        return await asyncio.shield(fut)
+        return fut
+
+    def on_request(self, request: Any, spider: Any = None) -> None:
+        """``request_reached_downloader``: the first request that passed the downloader
+        middlewares (egress, robots.txt, offsite) for a host starts its probe, so the probe runs
+        alongside the first page rather than after it."""
+        meta = request.meta
+        if meta.get("gatecrawl_not_found_probe") or meta.get("gatecrawl_sitemap") or meta.get("dont_obey_robotstxt"):
+            return  # not the probe itself, a sitemap or robots.txt: a page request starts it
+        recipe = getattr(self.crawler.spider, "recipe", None)
+        if recipe is None or not recipe.not_found_probe:
+            return
+        self.start(request.url)
+
+    async def probe_for(self, url: str) -> dict | None:
+        """``{"reader": "http"|"render", "fingerprint": ...}`` for the origin of ``url``, or None."""
+        fut = self.start(url)
+        return None if fut is None else await asyncio.shield(fut)
 
     def _outcome(self, outcome: str) -> None:
         self.stats.inc_value(f"gatecrawl/not_found_probe/{outcome}")
@@ -60,7 +78,10 @@ class NotFoundProber:
         url = origin + soft404.probe_path(spider.run_id, host)
         self.stats.inc_value("gatecrawl/not_found_probe/requested")
         # Not retried: a probe that fails gives no fingerprint, and the host's pages wait for it.
-        request = scrapy.Request(url, meta={"gatecrawl_not_found_probe": True, "gatecrawl_url_requested": url, "dont_retry": True}, dont_filter=True)
+        # Its own download slot: one request per host and run that does not queue behind the
+        # host's pages (which wait for it).
+        meta = {"gatecrawl_not_found_probe": True, "gatecrawl_url_requested": url, "dont_retry": True, "download_slot": f"{host}#not-found-probe"}
+        request = scrapy.Request(url, meta=meta, dont_filter=True)
         try:
             response = await self.crawler.engine.download_async(request)
         except Exception as exc:  # refused by robots/egress, timeout, render failure: no fingerprint
