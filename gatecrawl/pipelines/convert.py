@@ -42,7 +42,7 @@ class ConvertPipeline:
         self.stats = crawler.stats
         self.pdf_workers = crawler.settings.getint("GATECRAWL_PDF_WORKERS")
         self.prober = NotFoundProber(crawler)
-        crawler.signals.connect(self.prober.on_request, signal=signals.request_reached_downloader)
+        crawler.signals.connect(self.prober.on_response, signal=signals.response_received)
 
     def open_spider(self) -> None:
         from gatecrawl.core.pdf import set_pool_size

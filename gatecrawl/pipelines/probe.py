@@ -1,12 +1,12 @@
 """The per-host "not found" probe: one made-up URL per host, fetched before its pages are judged.
 
 ``NotFoundProber.probe_for(url)`` fetches, once per origin (scheme, host, port; started as soon as
-the first request to that origin passed the downloader middlewares), the path
+the origin's first HTML page answered with a success status), the path
 :func:`gatecrawl.core.soft404.probe_path` derives from the run id, through every downloader
 middleware (robots.txt, egress, size caps, presence, and the browser when the answer is a shell)
 but not through the scheduler or the spider: the probe leaves no page packet and does not count
 against ``max_pages``. It carries no credential headers (``CredentialScopeMiddleware`` strips them:
-its host may be one the crawl only reached through a redirect). Every item of that origin waits for the answer. The answer becomes a
+its host may be one the crawl only reached through a redirect) and no cookies (``dont_merge_cookies``). Every item of that origin waits for the answer. The answer becomes a
 fingerprint (``gatecrawl.core.soft404``) only when the host served it as a page: a 4xx/5xx status
 (an honest 404, or an error: the probe is not retried), a redirect to the site root, a non-HTML answer, a failure or a page without
 text give none, and that host's pages are judged without one.
@@ -53,17 +53,20 @@ class NotFoundProber:
             fut = self._origins[origin] = asyncio.ensure_future(self._probe(origin, p.hostname))
         return fut
 
-    def on_request(self, request: Any, spider: Any = None) -> None:
-        """``request_reached_downloader``: the first request that passed the downloader
-        middlewares (egress, robots.txt, offsite) for a host starts its probe, so the probe runs
-        alongside the first page rather than after it."""
+    def on_response(self, response: Any, request: Any, spider: Any = None) -> None:
+        """``response_received``: a host's first page answered with a success status (after
+        redirects) starts its probe, so the probe runs while that page goes through the spider
+        rather than after it. Hosts a crawl only passes through (redirect hops) or that answer only
+        errors are never probed."""
         meta = request.meta
         if meta.get("gatecrawl_not_found_probe") or meta.get("gatecrawl_sitemap") or meta.get("dont_obey_robotstxt"):
-            return  # not the probe itself, a sitemap or robots.txt: a page request starts it
+            return  # not the probe itself, a sitemap or robots.txt
+        if response.status >= 400 or not isinstance(response, HtmlResponse):
+            return
         recipe = getattr(self.crawler.spider, "recipe", None)
         if recipe is None or not recipe.not_found_probe:
             return
-        self.start(request.url)
+        self.start(response.url)
 
     async def probe_for(self, url: str) -> dict | None:
         """``{"reader": "http"|"render", "fingerprint": ...}`` for the origin of ``url``, or None."""
@@ -80,7 +83,15 @@ class NotFoundProber:
         # Not retried: a probe that fails gives no fingerprint, and the host's pages wait for it.
         # Its own download slot: one request per host and run that does not queue behind the
         # host's pages (which wait for it).
-        meta = {"gatecrawl_not_found_probe": True, "gatecrawl_url_requested": url, "dont_retry": True, "download_slot": f"{host}#not-found-probe"}
+        # No cookies either way: the probe neither sends the jar's cookies nor stores the ones a
+        # "not found" page sets (they would change the requests that follow).
+        meta = {
+            "gatecrawl_not_found_probe": True,
+            "gatecrawl_url_requested": url,
+            "dont_retry": True,
+            "dont_merge_cookies": True,
+            "download_slot": f"{host}#not-found-probe",
+        }
         request = scrapy.Request(url, meta=meta, dont_filter=True)
         try:
             response = await self.crawler.engine.download_async(request)
@@ -99,7 +110,12 @@ class NotFoundProber:
             self._outcome("not_html")
             return None
         ctype = response.headers.get("Content-Type", b"").decode("latin-1")
-        fp = soft404.fingerprint_page(response.body, response.url, ctype, spider.recipe)
+        try:
+            fp = soft404.fingerprint_page(response.body, response.url, ctype, spider.recipe)
+        except Exception as exc:  # a page the fingerprint cannot read: judge the host without one
+            logger.warning("not-found probe of %s could not be fingerprinted: %r", origin, exc)
+            self._outcome("failed")
+            return None
         if not soft404.usable(fp):
             self._outcome("no_text")
             return None
