@@ -35,8 +35,22 @@ class PageCapture:
     escalation_reason: str | None = None
     render: dict[str, Any] | None = None
     viewer_url: str | None = None
+    plain: dict[str, Any] | None = None
+    """A rendered page's plain capture (``gatecrawl_plain_capture`` meta: url, status, headers,
+    content_type, body); the pipeline converts both and keeps one (``capture_choice``)."""
     # Filled by ConvertPipeline:
     markdown: str | None = None
     evidence: dict[str, Any] | None = None
     outcome: str | None = None
     drop_reason: str | None = None
+
+
+def first_headers(headers: Any) -> dict[str, str]:
+    """Response headers as ``{lowercase name: first value}``, cookies left out."""
+    out = {}
+    for k, v in headers.items():
+        name = k.decode("latin-1").lower()
+        if name in ("set-cookie", "cookie"):
+            continue
+        out[name] = v[0].decode("latin-1") if v else ""
+    return out

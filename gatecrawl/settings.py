@@ -92,6 +92,9 @@ GATECRAWL_PROGRESS_INTERVAL = 60.0
 GATECRAWL_RENDER_ENABLED = True
 # Browser renders per URL at most (meta gatecrawl_render_attempts counts them; not retry_times).
 GATECRAWL_RENDER_MAX_ATTEMPTS = 1
+# The plain capture travels with its render request (meta gatecrawl_plain_capture) up to this many
+# bytes, so the pipeline can keep it when the render fails or is worse; 0: never carried.
+GATECRAWL_RENDER_FALLBACK_MAX_BYTES = 2 * 1024 * 1024
 # Renders per browser context before the site moves to a fresh context (the old one is closed
 # when its last page closes). 0: never recycle.
 GATECRAWL_BROWSER_CONTEXT_MAX_PAGES = 100

@@ -90,8 +90,12 @@ def test_t12_rendered_dom_is_capped_like_plain_html(tmp_path, recipes_dir, origi
     url = origin.url("/grow")
     run = probe_crawl(tmp_path, recipes_dir, [url], allow=f"127.0.0.3:{origin.port}", extra={"GATECRAWL_MAXSIZE_HTML": 200_000})
     p = packets_by_url(run)[url]
-    assert p["drop_reason"] == "size_exceeded", (p["drop_reason"], p["drop_detail"])
-    assert not list(run.store.rglob("*.md"))
+    # The oversized rendered DOM is refused (size_exceeded); the plain capture, under the cap and
+    # complete, is what is kept (issue 14: a failed render never loses the plain page).
+    assert p["capture_choice"]["render"]["drop_reason"] == "size_exceeded", (p["drop_reason"], p["capture_choice"])
+    assert (p["outcome"], p["reader"], p["capture_choice"]["kept"]) == ("kept", "http", "plain")
+    mds = list(run.store.rglob("*.md"))
+    assert len(mds) == 1 and "xxxxxxxxxx" not in mds[0].read_text("utf-8") and mds[0].stat().st_size < 5000
 
 
 

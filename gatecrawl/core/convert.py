@@ -66,6 +66,8 @@ class FetchInfo:
     fetch_presence: Mapping[str, Any] | None = None  # the plain fetch's presence verdict (Presence.to_dict)
     render: Mapping[str, Any] | None = None  # readiness report from the browser
     viewer_url: str | None = None  # the HTML page whose embedded PDF this is
+    capture: str | None = None  # "plain": the plain side of an escalated page (its shell signal was answered by a render)
+    not_found_probe: Mapping[str, Any] | None = None  # the host's "not found" fingerprint for this reader (core.soft404)
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,7 @@ def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: Fetc
         "render_elapsed_ms": render.get("render_elapsed_ms"),
         "render": render or None,
         "viewer_url": fetch.viewer_url,
+        "capture_choice": None,
         "page_type": None,
         "quality_score": None,
         "extraction_gate": None,
@@ -349,12 +352,20 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         signals=page_signals(doc),
         canonical=canonical_url(doc),
         fields=fields,
-        needs_render=bool(presence.get("needs_render")),
+        needs_render=bool(presence.get("needs_render")) and fetch.capture != "plain",
         rendered=rendered,
         gate_passed=verdict.passed,
+        not_found_match=_not_found_match(doc, text, url, fetch),
     )
     rep: ValidationReport = validate(vin, recipe)
     report = rep.to_dict()
+    nf = report["detail"].get("soft_404_fingerprint")
+    if nf and report["reasons"][:1] == [str(Reason.SOFT_404)]:
+        sim, thr = nf["similarity"], nf["threshold"]
+        packet["drop_detail"] = (
+            f"matches the host's not-found probe: text similarity {sim['text']} >= {thr['text']}, "
+            f"skeleton similarity {sim['skeleton']} >= {thr['skeleton']}"
+        )
     if rendered and fetch.render and fetch.render.get("render_readiness_passed") is False:
         report["pass"] = False
         report["reasons"] = [str(Reason.READINESS_TIMEOUT)] + [r for r in report["reasons"] if r != Reason.READINESS_TIMEOUT]
@@ -366,6 +377,14 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     if not report["pass"] and packet["drop_detail"] is None:
         packet["drop_detail"] = describe_drop(report["reasons"][0], report["detail"])
     return _finish(packet, text, report, t0, title=fields.get("title"), viewer_src=viewer_src)
+
+
+def _not_found_match(doc, text: str, url: str, fetch: FetchInfo) -> dict | None:
+    if not fetch.not_found_probe:
+        return None
+    from gatecrawl.core import soft404
+
+    return soft404.match(soft404.fingerprint(doc, text, url), fetch.not_found_probe)
 
 
 def _convert_pdf(body, url, recipe, fetch, packet, t0) -> ConversionResult:

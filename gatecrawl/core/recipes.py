@@ -99,6 +99,7 @@ class Recipe:
     expected_heading_pattern: str | None = None
     wrong_route_markers: tuple[str, ...] = ()
     canonical_check: str = "error_routes"
+    not_found_probe: bool = True
     strict_heading_hierarchy: bool = False
     # [pdf]
     pdf: dict[str, Any] = field(default_factory=dict)
@@ -355,6 +356,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "validation.expected_heading_pattern": (_regex, "expected_heading_pattern", "Regex that at least one heading must match (case-insensitive)."),
     "validation.wrong_route_markers": (_list(_str), "wrong_route_markers", "Extra phrases that mark a wrong route (soft 404) when found in the title or first heading."),
     "validation.canonical_check": (_choice("off", "error_routes", "strict"), "canonical_check", "off; error_routes: drop when the canonical URL points at an error/login route; strict: drop on any canonical path mismatch."),
+    "validation.not_found_probe": (_bool, "not_found_probe", "Fetch one made-up URL per host and drop pages that match its answer (the host's 'not found' template) as soft_404."),
     "validation.strict_heading_hierarchy": (_bool, "strict_heading_hierarchy", "Drop pages whose headings skip levels (e.g. # then ###)."),
     "pdf": (_pdf_table, "pdf", "PDF reader limits: timeout_s, max_pages, max_memory_mb, max_bytes, min_text_page_share, ocr, allow_partial, min_confidence (see the PDF section of the README)."),
     "settings": (_settings_table, "settings", "Per-site Scrapy settings (politeness, concurrency), applied at spider priority."),

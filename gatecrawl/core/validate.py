@@ -436,6 +436,7 @@ class ValidationInput:
     needs_render: bool = False
     rendered: bool = False
     gate_passed: bool = True
+    not_found_match: dict | None = None  # the page matches its host's "not found" probe (gatecrawl.core.soft404.match)
 
 
 @dataclass(frozen=True)
@@ -507,6 +508,9 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
             if found:
                 reasons.append(reason)
                 detail[str(reason)] = found
+    if v.not_found_match and not (v.http_status or 200) >= 400:
+        reasons.append(Reason.SOFT_404)
+        detail["soft_404_fingerprint"] = v.not_found_match
     if v.canonical and recipe.canonical_check != "off":
         from urllib.parse import urljoin
 

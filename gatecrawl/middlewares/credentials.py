@@ -6,7 +6,7 @@ so credentials configured there would reach any host a redirect points to. This 
 runs after it (priority 450) and removes credential headers (``Authorization``, ``Cookie``,
 ``Proxy-Authorization``, ``X-Api-Key`` and the other names in
 ``gatecrawl.core.redact.SECRET_HEADERS``) from any redirect hop whose origin (scheme, host,
-port) differs from the first request's. Cookies from the cookie jar are added later, per
+port) differs from the first request's, and from the per-host "not found" probe. Cookies from the cookie jar are added later, per
 domain, by the cookies middleware as usual.
 
 Stats: ``gatecrawl/credentials/stripped``.
@@ -39,6 +39,13 @@ class CredentialScopeMiddleware:
         return cls(crawler)
 
     def process_request(self, request: Request, spider: Any = None) -> None:
+        if request.meta.get("gatecrawl_not_found_probe"):
+            # The per-host "not found" probe (gatecrawl.pipelines.probe) needs no credentials, and
+            # its host may be one the crawl only reached through a redirect: it never carries any.
+            for name in list(request.headers.keys()):
+                if name.decode("latin-1").lower() in SECRET_HEADERS:
+                    del request.headers[name]
+            return None
         hops = request.meta.get("redirect_urls")
         if not hops or _origin(hops[0]) == _origin(request.url):
             return None

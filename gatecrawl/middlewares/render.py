@@ -32,13 +32,14 @@ that ran out of time becomes a response flagged ``playwright`` whose report says
 Settings: ``GATECRAWL_RENDER_ENABLED``, ``GATECRAWL_RENDER_MAX_ATTEMPTS``,
 ``GATECRAWL_BROWSER_CONTEXT_MAX_PAGES``, ``DOWNLOAD_MAXSIZE``.
 Meta (written): ``gatecrawl_render_attempts``, ``gatecrawl_escalated_from``,
-``gatecrawl_escalation_reason``, ``gatecrawl_render``, ``gatecrawl_url_requested`` and
+``gatecrawl_escalation_reason``, ``gatecrawl_render``, ``gatecrawl_url_requested``,
+``gatecrawl_plain_capture`` (the plain response, up to ``GATECRAWL_RENDER_FALLBACK_MAX_BYTES``) and
 scrapy-playwright's ``playwright*`` keys. Meta (read): ``gatecrawl_presence``.
 Stats: ``gatecrawl/render/requested``, ``gatecrawl/render/requested/<reason>``,
 ``gatecrawl/render/max_reached``, ``gatecrawl/render/skipped/<why>``,
 ``gatecrawl/render/succeeded``, ``gatecrawl/render/ready/<condition>``,
 ``gatecrawl/render/readiness_timeout``, ``gatecrawl/render/readiness_timeout/<condition>``,
-``gatecrawl/render/failed``, ``gatecrawl/render/failed/<error>``,
+``gatecrawl/render/failed``, ``gatecrawl/render/failed/<error>``, ``gatecrawl/render/fallback/not_carried``,
 ``gatecrawl/browser/{page_opened,page_closed,context_opened,context_closed}``,
 ``gatecrawl/browser/context_recycled`` (after N pages), ``gatecrawl/browser/context_idle_closed``
 (no render left to do),
@@ -60,6 +61,7 @@ from scrapy.http import HtmlResponse
 from gatecrawl.browser.contexts import BrowserLedger, ContextPool
 from gatecrawl.browser.options import BrowserOptions
 from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderTimeout
+from gatecrawl.items import first_headers
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -68,7 +70,7 @@ if TYPE_CHECKING:
 
     from gatecrawl.core.recipes import Recipe
 
-__all__ = ["RenderMiddleware", "BrowserPageMiddleware", "render_decision", "render_request", "escalate_item"]
+__all__ = ["RenderMiddleware", "BrowserPageMiddleware", "render_decision", "render_request", "plain_capture", "escalate_item"]
 
 logger = logging.getLogger(__name__)
 
@@ -105,9 +107,18 @@ def render_decision(recipe: Recipe, url: str, presence: dict | None, status: int
     return None, "not_needed"
 
 
-def render_request(request: Request, url: str, reason: str) -> Request:
-    """The browser request for ``request``: one more attempt, playwright meta, not filtered."""
+def plain_capture(url: str, status: int, headers: dict, body: bytes, max_bytes: int) -> dict | None:
+    """The plain capture that travels with a render request (None over ``max_bytes``)."""
+    if max_bytes <= 0 or len(body) > max_bytes:
+        return None
+    return {"url": url, "status": status, "headers": dict(headers), "content_type": headers.get("content-type"), "body": bytes(body)}
+
+
+def render_request(request: Request, url: str, reason: str, plain: dict | None = None) -> Request:
+    """The browser request for ``request``: one more attempt, playwright meta, not filtered.
+    ``plain`` (from :func:`plain_capture`) rides along as ``gatecrawl_plain_capture``."""
     meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright")}
+    meta["gatecrawl_plain_capture"] = plain
     meta["gatecrawl_url_requested"] = request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0]
     meta["gatecrawl_render_attempts"] = int(request.meta.get("gatecrawl_render_attempts", 0)) + 1
     meta["gatecrawl_escalated_from"] = "http"
@@ -129,6 +140,7 @@ class RenderMiddleware:
         self.crawler = crawler
         self.stats = crawler.stats
         self.max_attempts = crawler.settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS")
+        self.fallback_max = crawler.settings.getint("GATECRAWL_RENDER_FALLBACK_MAX_BYTES")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RenderMiddleware:
@@ -152,7 +164,10 @@ class RenderMiddleware:
             return response
         _stats_requested(self.stats, reason)
         logger.debug("rendering %s (%s)", response.url, reason, extra={"spider": self.crawler.spider})
-        return render_request(request, response.url, reason)
+        plain = plain_capture(response.url, response.status, first_headers(response.headers), response.body, self.fallback_max)
+        if plain is None:
+            self.stats.inc_value("gatecrawl/render/fallback/not_carried")
+        return render_request(request, response.url, reason, plain)
 
 
 def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
@@ -187,7 +202,10 @@ def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
         },
     )
     _stats_requested(crawler.stats, reason)
-    crawler.engine.crawl(render_request(plain, item.url_final, reason))
+    capture = plain_capture(item.url_final, item.http_status or 200, item.headers, item.body, settings.getint("GATECRAWL_RENDER_FALLBACK_MAX_BYTES"))
+    if capture is None:
+        crawler.stats.inc_value("gatecrawl/render/fallback/not_carried")
+    crawler.engine.crawl(render_request(plain, item.url_final, reason, capture))
     return True
 
 

@@ -1,23 +1,34 @@
 """ConvertPipeline: the crawl's call into the one conversion path.
 
+A rendered page that brought its plain capture along (``PageCapture.plain``) is converted
+twice, plain and rendered; :func:`gatecrawl.core.capture.choose_capture` keeps one and the
+packet says which and why (``capture_choice``). Before an HTML page is judged, the host's
+"not found" probe (:mod:`gatecrawl.pipelines.probe`, recipe ``validation.not_found_probe``)
+gives the fingerprint that drops a matching page as ``soft_404``.
+
 Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool).
 Stats: ``gatecrawl/items/processed``, ``gatecrawl/items/escalated`` (a shell re-requested
 through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
-``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``.
+``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/capture/<reason>``
+(the choice between an escalated page's plain and rendered captures).
 """
 
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
+from scrapy import signals
 from scrapy.exceptions import DropItem
 
 from scrapy.utils.asyncio import run_in_thread
 
+from gatecrawl.core.capture import choose_capture, outcome_of
 from gatecrawl.core.convert import FetchInfo, convert, page_type
 from gatecrawl.items import PageCapture
 from gatecrawl.middlewares.render import escalate_item
+from gatecrawl.pipelines.probe import NotFoundProber
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -30,6 +41,8 @@ class ConvertPipeline:
         self.crawler = crawler
         self.stats = crawler.stats
         self.pdf_workers = crawler.settings.getint("GATECRAWL_PDF_WORKERS")
+        self.prober = NotFoundProber(crawler)
+        crawler.signals.connect(self.prober.on_response, signal=signals.response_received)
 
     def open_spider(self) -> None:
         from gatecrawl.core.pdf import set_pool_size
@@ -45,13 +58,14 @@ class ConvertPipeline:
     def from_crawler(cls, crawler: Crawler) -> ConvertPipeline:
         return cls(crawler)
 
-    def _convert(self, item: PageCapture) -> Any:
+    def _convert(self, item: PageCapture, probe: dict | None = None) -> Any:
         spider = self.crawler.spider
         fetch = FetchInfo(
             url_requested=item.url_requested,
             http_status=item.http_status,
             headers=item.headers,
             reader=item.reader,
+            not_found_probe=NotFoundProber.for_reader(probe, item.reader),
             latency_ms=item.latency_ms,
             fetched_at=item.fetched_at,
             depth=item.depth,
@@ -67,15 +81,65 @@ class ConvertPipeline:
         )
         return convert(item.body, item.url_final, item.content_type, spider.recipe, fetch=fetch)
 
+    def _convert_plain(self, item: PageCapture, plain: dict, probe: dict | None) -> Any:
+        """The plain side of an escalated page: its own body, status and headers; the render's
+        report attached; its shell signal not held against it (the render answered it)."""
+        spider = self.crawler.spider
+        fetch = FetchInfo(
+            url_requested=item.url_requested,
+            http_status=plain.get("status"),
+            headers=plain.get("headers") or {},
+            reader="http",
+            latency_ms=item.latency_ms,
+            fetched_at=item.fetched_at,
+            depth=item.depth,
+            run_id=spider.run_id,
+            escalated_from=item.escalated_from,
+            escalation_reason=item.escalation_reason,
+            fetch_presence=item.presence,
+            render=item.render,
+            capture="plain",
+            not_found_probe=NotFoundProber.for_reader(probe, "http"),
+        )
+        return convert(plain.get("body") or b"", plain.get("url") or item.url_final, plain.get("content_type"), spider.recipe, fetch=fetch)
+
+    async def _probe(self, item: PageCapture) -> dict | None:
+        """The host's "not found" probe result, for an HTML page with a success status."""
+        if not self.crawler.spider.recipe.not_found_probe:
+            return None
+        if (urlsplit(item.url_final).path or "/") == "/":
+            return None  # a site root is never judged by the probe (some hosts answer unknown paths with it)
+        captures = [(item.body, item.content_type, item.http_status)] if item.error is None else []
+        if item.plain is not None:
+            captures.append((item.plain.get("body") or b"", item.plain.get("content_type"), item.plain.get("status")))
+        if not any((status or 200) < 400 and page_type(body, ctype, item.url_final) == "html" for body, ctype, status in captures):
+            return None
+        return await self.prober.probe_for(item.url_final)
+
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageCapture):
             return item
         self.stats.inc_value("gatecrawl/items/processed")
+        probe = await self._probe(item)
         if page_type(item.body, item.content_type, item.url_final) == "pdf":
             # PDFs are parsed in worker processes; wait for them off the reactor thread.
             result = await run_in_thread(self._convert, item)
         else:
-            result = self._convert(item)
+            result = self._convert(item, probe)
+        plain, item.plain = item.plain, None
+        if item.reader == "render" and item.escalated_from == "http":
+            # Two captures of one page: keep the better one that passes validation.
+            plain_result = self._convert_plain(item, plain, probe) if plain is not None else None
+            choice = choose_capture(
+                outcome_of(plain_result.evidence, plain_result.ok, plain_result.drop_reason) if plain_result is not None else None,
+                outcome_of(result.evidence, result.ok, result.drop_reason),
+            )
+            if choice.kept == "plain":
+                result = plain_result
+            result.evidence["capture_choice"] = choice.to_dict()
+            self.stats.inc_value(f"gatecrawl/capture/{choice.reason}")
+        if result.drop_reason == "soft_404" and "soft_404_fingerprint" in ((result.evidence.get("validation_report") or {}).get("detail") or {}):
+            self.stats.inc_value("gatecrawl/not_found_probe/matched")
         if not result.ok and result.drop_reason == "shell_page" and item.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.

@@ -27,7 +27,7 @@ from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
 from w3lib.url import canonicalize_url
 
 from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
-from gatecrawl.items import PageCapture
+from gatecrawl.items import PageCapture, first_headers
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -214,12 +214,7 @@ class RecipeSpider(scrapy.Spider):
         meta = response.meta
         started = meta.get("gatecrawl_start_time")
         latency = int((time.monotonic() - started) * 1000) if started else None
-        headers = {}
-        for k, v in response.headers.items():
-            name = k.decode("latin-1").lower()
-            if name in ("set-cookie", "cookie"):
-                continue
-            headers[name] = v[0].decode("latin-1") if v else ""
+        headers = first_headers(response.headers)
         rendered = "playwright" in (response.flags or [])
         return PageCapture(
             url_requested=meta.get("gatecrawl_url_requested") or (meta.get("redirect_urls") or [response.url])[0],
@@ -237,6 +232,7 @@ class RecipeSpider(scrapy.Spider):
             escalation_reason=meta.get("gatecrawl_escalation_reason"),
             render=meta.get("gatecrawl_render"),
             viewer_url=meta.get("gatecrawl_viewer_url"),
+            plain=meta.get("gatecrawl_plain_capture") if rendered else None,
         )
 
     def parse(self, response: Response) -> Any:
@@ -296,4 +292,5 @@ class RecipeSpider(scrapy.Spider):
             escalated_from=request.meta.get("gatecrawl_escalated_from"),
             escalation_reason=request.meta.get("gatecrawl_escalation_reason"),
             render=request.meta.get("gatecrawl_render"),
+            plain=request.meta.get("gatecrawl_plain_capture") if request.meta.get("playwright") else None,
         )
