@@ -115,6 +115,7 @@ def run(corpora: list[str], step: int = 1) -> dict:
     for corpus in corpora:
         neg_max_text = 0.0
         neg_max_both = 0.0
+        neg_max_margin = 0.0
         neg_false = []
         pos_min_text = 1.0
         pos_min_skel = 1.0
@@ -147,6 +148,9 @@ def run(corpora: list[str], step: int = 1) -> dict:
                 sim = soft404.compare(real_fp, probe_fp)
                 neg_max_text = max(neg_max_text, sim["text"])
                 neg_max_both = max(neg_max_both, min(sim["text"], sim["skeleton"]))
+                # How close the pair came to a match: a match needs both similarities at their
+                # thresholds, so the weaker of the two ratios is the distance to one (1.0 = match).
+                neg_max_margin = max(neg_max_margin, round(min(sim["text"] / soft404.TEXT_THRESHOLD, sim["skeleton"] / soft404.SKELETON_THRESHOLD), 4))
                 if soft404.match(real_fp, probe_fp):
                     neg_false.append((pid, ptype, ti, sim))
                 psim = soft404.compare(_fp(other_raw, other_url), probe_fp)
@@ -161,6 +165,7 @@ def run(corpora: list[str], step: int = 1) -> dict:
             "real_pages_matched": len(neg_false),
             "real_max_text_similarity": neg_max_text,
             "real_max_min_similarity": neg_max_both,
+            "real_max_match_ratio": neg_max_margin,
             "templates_missed": len(pos_miss),
             "template_min_text_similarity": pos_min_text,
             "template_min_skeleton_similarity": pos_min_skel,

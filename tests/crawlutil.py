@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,9 +39,20 @@ def run_crawl(spider: str, store: Path, *args: str, settings: dict | None = None
     for k, v in (settings or {}).items():
         cmd += ["-s", f"{k}={v}"]
     cmd += list(args)
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    try:
+        _, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        # A crawl that never ends: ask it for its stacks and engine status (Scrapy's
+        # StackTraceDump answers SIGUSR2 into the log), then fail with the log's tail.
+        proc.send_signal(signal.SIGUSR2)
+        time.sleep(3)
+        proc.kill()
+        _, stderr = proc.communicate()
+        log = log_file.read_text("utf-8", errors="replace") if log_file.exists() else ""
+        raise AssertionError(f"crawl {spider} did not finish in {timeout} s; log tail:\n{log[-8000:]}\nstderr tail:\n{stderr[-2000:]}") from None
     log = log_file.read_text("utf-8") if log_file.exists() else ""
-    return CrawlRun(store=store, log=log, returncode=proc.returncode, stderr=proc.stderr)
+    return CrawlRun(store=store, log=log, returncode=proc.returncode, stderr=stderr)
 
 
 TESTS = Path(__file__).resolve().parent

@@ -244,7 +244,8 @@ def test_bot_challenge_with_200_is_not_rendered_blindly(tmp_path, recipes_dir, o
     run = probe_crawl(tmp_path, recipes_dir, [url], allow=_allow(origin))
     p = packets_by_url(run)[url]
     assert p["drop_reason"] == "bot_challenge" and p["reader"] == "http"
-    assert p["fetch_gate"]["bot_challenge"] == "cloudflare"
+    challenge = p["fetch_gate"]["bot_challenge"]
+    assert challenge["vendor"] == "cloudflare" and challenge["marker"].startswith('id="challenge-stage')
     stats = run.summary("probe")["stats"]
     assert "gatecrawl/render/requested" not in stats
     assert stats["gatecrawl/render/skipped/bot_challenge"] == 1

@@ -181,9 +181,13 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
         for b in ballots:
             b.votes[c.name] = bool(b.tokens) and c.tokens >= CANDIDATE_MIN_TOKENS and c.keeps(b.tokens)
         if len(cands) == 1:
-            # the first opinion keeps nothing the own selection does not: no need to ask the second
+            # the first opinion keeps nothing the own selection does not, and either confirms
+            # it or has nothing to say: no need to ask the second. (A first opinion that keeps
+            # a little text and none of the own selection is a disagreement: the second decides.)
             extra = sum(len(b.tokens) for b in ballots if not b.own and b.votes[c.name])
-            if extra < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens):
+            confirmed = sum(len(b.tokens) for b in ballots if b.own and b.votes[c.name])
+            if extra < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens) and (
+                    c.tokens < CANDIDATE_MIN_TOKENS or confirmed >= OUTVOTED_MAX_SHARE * own_tokens):
                 return AgreementResult(keep=None, mode="own_agrees", candidates=_info(cands, ballots, own_tokens))
     info = _info(cands, ballots, own_tokens)
     speaking = [c for c in cands if c.tokens >= CANDIDATE_MIN_TOKENS]

@@ -52,6 +52,12 @@ _CT_CHARSET = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9._:\-]+)""", re.I)
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,500}?charset\s*=\s*["']?\s*([A-Za-z0-9._:\-]+)""", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# The same characters written as numeric character references ("&#1;", "&#x1F;", "&#65535;"):
+# the parser would decode them into the tree, where lxml then refuses any text that holds them.
+_BAD_XML_CHAR_REFS = re.compile(
+    r"&#(?:0*(?:[0-8]|1[1-24-9]|2[0-9]|3[01]|6553[45])"
+    r"|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|[dD][89a-fA-F][0-9a-fA-F]{2}|[fF]{3}[eEfF]))(?![0-9a-fA-F]);?"
+)
 
 # Browser-style label mapping for the labels that matter in practice.
 _LABEL_ALIASES = {
@@ -176,6 +182,8 @@ def parse_html(body: bytes | str, *, content_type: str | None = None) -> lxml.ht
         text = _decode(body if body is not None else b"", content_type)
         text = _XML_DECL.sub("", text, count=1)
         text = _BAD_XML_CHARS.sub("", text)
+        if "&#" in text:
+            text = _BAD_XML_CHAR_REFS.sub("", text)
         if not text.strip():
             root = lxml.html.document_fromstring(_EMPTY_DOC, parser=_parser())
         else:

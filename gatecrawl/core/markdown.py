@@ -167,10 +167,16 @@ def _norm_ws(text: str) -> str:
     return _WS.sub(" ", text.replace("\xa0", " ")).strip()
 
 
+# Characters XML cannot hold (C0 controls other than tab and newlines, U+FFFE/U+FFFF): the
+# HTML parser lets them in from character references such as "&#1;", but lxml refuses to
+# write them back into the tree, and they have no business in Markdown.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def _clean_text(text: str | None) -> str | None:
     if not text:
         return text
-    text = _SENTINELS.sub("", text)
+    text = _XML_INVALID.sub("", _SENTINELS.sub("", text))
     return _ZERO_WIDTH.sub("", text).replace("\xa0", " ")
 
 
