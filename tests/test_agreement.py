@@ -61,3 +61,34 @@ def test_the_second_candidate_is_only_asked_when_the_first_adds_something():
 
     decide(ballots([(A, True, True), (B, False, False)]), texts)
     assert asked == ["trafilatura"]
+
+
+def test_an_outvote_the_page_units_cannot_realise_leaves_the_own_selection():
+    # Both others agree on a long text (D) that no unit of the page holds (it sits in markup
+    # the units do not cover); the units they keep hold a fraction of it. Replacing the own
+    # selection by those fragments would keep a "Sign up" line: the own selection stands.
+    D = words("delta", 200)
+    spec = [(A, True, True), (words("sign", 6), False, False), (D[:60], False, False)]
+    texts = {"trafilatura": D + " " + words("sign", 6), "readability": D + " " + words("sign", 6)}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.mode == "own_only" and res.keep is None
+    # the same vote with D present in a unit is a real outvote
+    spec = [(A, True, True), (words("sign", 6), False, False), (D, False, False)]
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.mode == "own_outvoted" and res.keep == {1, 2}
+
+
+def test_a_disjoint_short_first_opinion_asks_the_second():
+    # trafilatura keeps a short text and none of the own selection: not a confirmation, so
+    # readability is asked (it agrees with trafilatura: the own selection is outvoted).
+    E = words("eps", 27)
+    spec = [(words("chrome", 44), True, True), (E, False, False)]
+    asked = []
+
+    def texts(name):
+        asked.append(name)
+        return E
+
+    res = decide(ballots(spec), texts)
+    assert asked == ["trafilatura", "readability"]
+    assert res.mode == "own_outvoted" and res.keep == {1}

@@ -386,3 +386,38 @@ def test_vote_record_and_removed_units_are_in_the_packet():
     assert ext["removed_count"] == len(ext["removed"])
     for item in ext["removed"]:
         assert item["text"] not in res.markdown
+
+
+def _trending_page() -> bytes:
+    langs = "".join(f"<a class='menu-item' href='/trending/lang{i}'>Language number {i}</a>" for i in range(300))
+    rows = "".join(
+        f"<article class='row'><h2><a href='/owner{i}/repo{i}'>owner{i} / repo{i}</a></h2>"
+        f"<p>A small tool number {i} that does one thing well for people who need it daily.</p>"
+        f"<span>{i * 7} stars today</span></article>" for i in range(12))
+    return (f"<html><head><title>Trending</title></head><body><header><nav><a href='/'>Home</a></nav></header><main>"
+            f"<h1>Trending</h1><p>See what the community is most excited about today.</p>"
+            f"<div class='box'><details class='select-menu'><summary>Language</summary><div>{langs}</div></details>"
+            f"<div>{rows}</div></div></main><footer>About</footer></body></html>").encode()
+
+
+def test_a_collapsed_menu_does_not_make_the_content_look_small(monkeypatch):
+    # A closed <details> language picker of 300 links held most of the page's characters, so
+    # the list of repositories (the content) measured "under half the page": it was not seen
+    # as a listing and went as a teaser list (github.com/trending in wcxb-dev kept its heading
+    # only). Collapsed menus are left out of those page-size measures.
+    from gatecrawl.core import extract
+
+    assert extract.collapsed_menu_chars(parse_html(_trending_page())) > 5000
+    sel = select_main(parse_html(_trending_page()))
+    md = to_markdown(sel.root, base_url="https://example.test/").text
+    assert all(f"owner{i} / repo{i}" in md for i in range(12)), md[:500]
+    assert sel.page_type.type == "listing" and "exclude_related" not in sel.removal_rules
+    assert "About" not in md
+    # the measure is what decides: counted in, the rows are "related" teasers again
+    monkeypatch.setattr(extract, "collapsed_menu_chars", lambda root: 0)
+    sel = select_main(parse_html(_trending_page()))
+    assert sel.page_type.type != "listing" and "exclude_related" in sel.removal_rules
+    # an open <details> or one holding prose is shown content: it counts
+    opened = _trending_page().replace(b"<details class='select-menu'>", b"<details class='select-menu' open>")
+    monkeypatch.undo()
+    assert extract.collapsed_menu_chars(parse_html(opened)) == 0

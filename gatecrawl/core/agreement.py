@@ -46,6 +46,8 @@ OUTVOTED_MAX_SHARE = 0.3
 #: least this many tokens, and this share of the own selection's tokens
 ADD_MIN_TOKENS = 30
 ADD_MIN_SHARE = 0.3
+#: an outvote stands only when the units the others keep hold this share of the lead's text
+OUTVOTE_REALISED_MIN = 0.5
 #: the own selection is also outvoted when the lead candidate holds this many times its tokens
 LOUDER_FACTOR = 2.0
 #: with one other opinion only, it widens the selection when it keeps this share of the own text
@@ -223,7 +225,13 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
         (agreed_tokens >= CANDIDATE_MIN_TOKENS and agreed_in_own < OUTVOTED_MAX_SHARE * agreed_tokens)
         or lead.tokens >= LOUDER_FACTOR * own_tokens)
     if outvoted:
-        return result(_majority_or_lead(ballots, others, lead.name), "own_outvoted")
+        kept = _majority_or_lead(ballots, others, lead.name)
+        # The others' text must be found in the page's units: when the units they keep hold
+        # under half of the lead's text (it lives in markup the units do not cover), replacing
+        # the own selection would keep fragments; the own selection stands.
+        if sum(len(b.tokens) for b, k in zip(ballots, kept) if k) < OUTVOTE_REALISED_MIN * lead.tokens:
+            return AgreementResult(keep=None, mode="own_only", candidates=info)
+        return result(kept, "own_outvoted")
     # widened: text outside the own region that both others keep, or (when the second
     # opinion is silent) that the lead keeps while it confirms the own selection
     if len(speaking) >= 2:

@@ -280,6 +280,22 @@ def _text_len(el: lxml.etree._Element) -> int:
     return visible_text_chars(el)
 
 
+def collapsed_menu_chars(root: lxml.etree._Element) -> int:
+    """Characters held by collapsed menus: closed ``<details>`` (no ``open``) whose content
+    besides the summary is mostly links (a language or date picker of hundreds of entries).
+    The page does not show them until asked, so they are left out of the page-size measures
+    that decide whether a block is "most of the page"; their text still goes through every
+    rule as before. (A closed FAQ answer is prose, not links, and stays counted.)"""
+    n = 0
+    for d in root.iter("details"):
+        if d.get("open") is not None or any(a.tag == "details" and a.get("open") is None for a in d.iterancestors()):
+            continue
+        inner = _text_len(d) - sum(_text_len(s) for s in d.iter("summary"))
+        if inner >= 200 and sum(_text_len(a) for a in d.iter("a")) >= 0.8 * inner:
+            n += inner
+    return n
+
+
 @functools.lru_cache(maxsize=16384)
 def _attr_match(rx: re.Pattern, a: str) -> bool:
     """``rx.search(a)``, cached (class/id strings repeat many times on a page)."""
@@ -569,7 +585,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
                     skip: frozenset = frozenset()) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
     in ``skip`` (the page type's profile) do not apply."""
-    total = max(1, _text_len(root))
+    total = max(1, _text_len(root) - collapsed_menu_chars(root))
     protected = _protected_blocks(root, fired)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}

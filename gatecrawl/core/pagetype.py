@@ -142,8 +142,11 @@ def _repeated_posts(body) -> tuple[int, float]:
 
 def _repeated_items(body) -> tuple[int, float]:
     """The largest group of sibling items with the same tag and class that each hold a link,
-    and the share of the page's text those items hold."""
-    total = max(1, _text_len(body))
+    and the share of the page's text those items hold (collapsed menus left out of the
+    page's text: they are not shown)."""
+    from gatecrawl.core.extract import collapsed_menu_chars
+
+    total = max(1, _text_len(body) - collapsed_menu_chars(body))
     best_n, best_share = 0, 0.0
     for parent in body.iter("ul", "ol", "div", "section", "main", "tbody"):
         groups: dict[tuple, list] = {}
