@@ -141,6 +141,13 @@ AGE_LINKS = "<a href='?age=ok'>Yes</a> <a href='https://elsewhere.example/'>No</
         ("zero results with recommended items", doc(f"<main><h1>0 results for “gorp trousers”</h1><p>We couldn't find anything matching your search.</p>{RECOMMENDED}</main>", title="Search"), SEARCH_URL, "no_results"),
         ("zero count, query echoed in the search box", doc(f"<form role='search'><input type='search' name='q' value='underwater welder'></form><h1>0 underwater welder jobs in Leeds</h1>{RECOMMENDED}", title="Jobs"), URL, "no_results"),
         ("search with results", doc("<main><h1>3 results for “trail jacket”</h1>" + "".join(f"<h2><a href='/p/{i}'>Jacket {i}</a></h2>{para(i)}" for i in range(3)) + "</main>", title="Search"), SEARCH_URL, None),
+        ("search page whose lead says it returned no records", doc("<main><h1>Library search</h1><p>Your search — <strong>author: Quillfeather</strong> — returned no records.</p>"
+                                                                  "<p>Ask a librarian.</p></main>", title="Catalogue"), "https://example.test/library/search?author=Quillfeather", "no_results"),
+        ("search page whose lead says nothing matched", doc("<main><h1>Search results</h1><p>Your search for “ferry 1987” did not match any articles.</p><h2>Suggestions</h2>"
+                                                          "<ul><li>Try different keywords.</li><li>Try fewer keywords.</li></ul></main>", title="Search"), SEARCH_URL, "no_results"),
+        ("article (not a search) whose lead reports a search that found nothing", doc(SHORT_ARTICLE.replace("<p>", "<p>The search for the missing boat returned no results on Sunday. ", 1)), URL, None),
+        ("search page with results whose long lead mentions a past empty search", doc("<main><h1>Search results</h1><p>" + "Last week the same query returned no results, but the archive has grown since. " * 6
+                                                                                    + "</p>" + "".join(f"<h2><a href='/p/{i}'>Story {i}</a></h2>{para(i)}" for i in range(3)) + "</main>", title="Search"), SEARCH_URL, None),
         ("zero-count heading on a page that is not a search", doc(SHORT_ARTICLE.replace("Council agrees bridge repair</h1>", "0 complaints about the bridge this year</h1>")), URL, None),
         # paywall containers
         ("abstract next to a purchase box", doc("<article><h1>Sediment transport in braided rivers</h1><section><h2>Abstract</h2>" + para(1) + para(2) + "</section>"

@@ -79,7 +79,7 @@ REASON_DOCS: dict[str, str] = {
     "parked_domain": "A parked, expired or web-server default page: a parking service's lander, or a title or first heading that is the parked/default message, on a page holding little content.",
     "cookie_wall": "The page is a consent dialog: consent-management markup holds the text and the page outside the dialog and its chrome holds almost nothing.",
     "age_gate": "An age check instead of the content: a date-of-birth form, or an age question with its choices, on a page holding little else.",
-    "no_results": "A search page with zero results: a search route, query or echoed query box, and a title or first heading stating a zero count.",
+    "no_results": "A search page with zero results: a search route, query or echoed query box, and a title, first heading or short lead paragraph stating a zero count.",
     "shell_page": "The gate flagged an SPA shell and no rendered DOM was available (render policy skip, or rendering not enabled).",
     "readiness_timeout": "The browser render did not reach the readiness contract within max_render_time_ms.",
     "render_failed": "The browser render failed (crash, navigation error).",

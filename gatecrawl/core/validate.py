@@ -256,7 +256,7 @@ _PARKED_MESSAGE = re.compile(
 _PARKING_MARKUP = re.compile(r"<(script|iframe)[^>]+src=[\"']?[^\"'>]*(sedoparking\.com|parkingcrew\.net|bodis\.com|parklogic\.com|above\.com/marketplace)", re.I)
 # A result count of zero in a heading: "0 results for ...", "0 jobs in ...", "No results found".
 _ZERO_RESULTS = re.compile(r"^\W*0\s+\w|\b(no|0|zero) (results?|matches|hits|items|products|jobs|articles|entries)\b(?! \w+ than)", re.I)
-_SEARCH_ROUTE = re.compile(r"(^|/)(search|suche|recherche|buscar|busca|cerca|zoeken|sok|szukaj)(/|\.|$)|[?&](q|query|s|search|keywords?|k)=[^&]", re.I)
+_SEARCH_ROUTE = re.compile(r"(^|/)(search|suche|recherche|buscar|busca|cerca|zoeken|sok|szukaj)(/|\.|\?|$)|[?&](q|query|s|search|keywords?|k)=[^&]", re.I)
 _AGE = re.compile(r"\b(1[3-9]|2[01])\b")
 
 
@@ -292,10 +292,33 @@ def detect_parked(title: str, first_heading: str, content_chars: int, html_text:
     return None
 
 
-def detect_no_results(title: str, first_heading: str, content_chars: int, url: str, search_shown: bool) -> dict | None:
+# A sentence reporting an empty search: "returned no records", "did not match any articles",
+# "found 0 items", "no results were found". Only read on a search page's lead paragraph.
+_ZERO_STATEMENT = re.compile(
+    r"\b(returned|found|matched|produced|yielded) (no|0|zero)\b|\bdid(?: not|n't) match any\b"
+    r"|\bno (results?|matches|records|hits|items|products|articles|entries|documents|pages) (were |was )?(found|matched|returned)\b",
+    re.I)
+_LEAD_MAX_CHARS = 400
+
+
+def lead_paragraph(markdown: str) -> str:
+    """The first paragraph of plain text in ``markdown`` (not a heading, list, quote, table or
+    image line), with link targets and emphasis markers removed."""
+    for block in re.split(r"\n\s*\n", markdown or ""):
+        b = block.strip()
+        if not b or b[0] in "#-*>|!`" or re.match(r"\d+[.)] ", b):
+            continue
+        b = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", b)
+        return re.sub(r"[*_]{1,2}", "", b)
+    return ""
+
+
+def detect_no_results(title: str, first_heading: str, content_chars: int, url: str, search_shown: bool,
+                      lead: str = "") -> dict | None:
     """A search or listing page with zero results: the page is a search (its URL is a search
     route or carries a query, or it echoes the query in a search box) and its title or first
-    heading states a zero count ("0 results for ...", "No results"), on a page holding at most
+    heading states a zero count ("0 results for ...", "No results") or its lead paragraph (at
+    most ``_LEAD_MAX_CHARS``) reports an empty search, on a page holding at most
     ``INTERSTITIAL_MAX_CONTENT_CHARS``. Recommended items listed under it do not count."""
     if content_chars > INTERSTITIAL_MAX_CONTENT_CHARS:
         return None
@@ -309,6 +332,13 @@ def detect_no_results(title: str, first_heading: str, content_chars: int, url: s
             if m:
                 return {"signal": f"zero_count_{where}", "marker": text.strip()[:80], "content_chars": content_chars,
                         "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
+    # the lead paragraph under the heading reports the empty search ("Your search ... returned
+    # no records"): a short lead only, so an article that mentions such a sentence is not one
+    if lead and len(lead) <= _LEAD_MAX_CHARS:
+        m = _ZERO_STATEMENT.search(lead)
+        if m:
+            return {"signal": "zero_count_lead", "marker": lead[:80], "content_chars": content_chars,
+                    "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
     return None
 
 
@@ -503,7 +533,8 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
             (Reason.COOKIE_WALL, detect_cookie_wall(sig.get("consent"))),
             (Reason.AGE_GATE, detect_age_gate(v.first_heading, v.page_text, held, int(sig.get("choice_controls") or 0),
                                               bool(sig.get("birth_date_form")))),
-            (Reason.NO_RESULTS, detect_no_results(v.title, v.first_heading, v.content_chars, v.url_final, bool(sig.get("search_query_shown")))),
+            (Reason.NO_RESULTS, detect_no_results(v.title, v.first_heading, v.content_chars, v.url_final, bool(sig.get("search_query_shown")),
+                                                             lead_paragraph(v.markdown))),
         ):
             if found:
                 reasons.append(reason)
