@@ -8,6 +8,12 @@
   kept for the whole run: robots.txt is fetched again once
   ``GATECRAWL_ROBOTS_UNREACHABLE_RETRY`` seconds have passed.
 
+Concurrency (T32): every request waiting for the same pending robots.txt gets its own waiter and
+the same verdict. Scrapy's middleware hands all waiters one shared Deferred, so only the first got
+the parser and the others got ``None`` ("allow all"). Here "allow" is an explicit verdict
+(``_ALLOW_ALL``); anything that is not a parser or that verdict (pending, ``None``, unreachable)
+blocks the request.
+
 Replaces Scrapy's RobotsTxtMiddleware (same priority, same ``ROBOTSTXT_*`` settings).
 Stats: ``robotstxt/*`` as Scrapy's, plus ``gatecrawl/robots/disallowed`` and
 ``gatecrawl/robots/unreachable``.
@@ -20,7 +26,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
+from scrapy import Request as _Request
 from scrapy.exceptions import IgnoreRequest
+from scrapy.http.request import NO_CALLBACK
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
@@ -34,6 +43,19 @@ logger = logging.getLogger(__name__)
 
 MAX_ROBOTS_BYTES = 500 * 1024
 _UNREACHABLE = object()
+_ALLOW_ALL = object()  # robots.txt unavailable (4xx, 3xx left over): the crawler may access any resource
+
+
+class _Pending:
+    """A robots.txt fetch in flight: each waiter gets its own Deferred, all get the same verdict."""
+
+    def __init__(self) -> None:
+        self.waiters: list[Deferred] = []
+
+    def wait(self) -> Deferred:
+        d: Deferred = Deferred()
+        self.waiters.append(d)
+        return d
 
 
 class RobotsBlocked(IgnoreRequest):
@@ -58,7 +80,10 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
             self._parsers.pop(netloc, None)
             self._unreachable_since.pop(netloc, None)
         rp = await self.robot_parser(request)
-        if rp is _UNREACHABLE:
+        if rp is _ALLOW_ALL:
+            return
+        if rp is None or rp is _UNREACHABLE or isinstance(rp, (_Pending, Deferred)) or not hasattr(rp, "allowed"):
+            # Never "allow" on a verdict that is not one: pending, failing or missing counts as unreachable.
             self._stats.inc_value("gatecrawl/robots/unreachable")
             raise RobotsBlocked("robots_unreachable")
         try:
@@ -66,6 +91,30 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
         except IgnoreRequest:
             self._stats.inc_value("gatecrawl/robots/disallowed")
             raise RobotsBlocked("robots_disallowed") from None
+
+    async def robot_parser(self, request: Request) -> Any:  # type: ignore[override]
+        url = urlparse_cached(request)
+        netloc = url.netloc
+        state = self._parsers.get(netloc)
+        if netloc not in self._parsers:
+            pending = _Pending()
+            self._parsers[netloc] = pending  # type: ignore[assignment]
+            robotsreq = _Request(
+                f"{url.scheme}://{url.netloc}/robots.txt",
+                priority=self.DOWNLOAD_PRIORITY,
+                meta={"dont_obey_robotstxt": True},
+                callback=NO_CALLBACK,
+            )
+            try:
+                resp = await self.crawler.engine.download_async(robotsreq)
+                await self._parse_robots(resp, netloc, request)
+            except Exception as e:  # noqa: BLE001 - any failure is "unreachable", counted and logged below
+                self._robots_error(e, netloc)
+            self._stats.inc_value("robotstxt/request_count")
+            state = self._parsers.get(netloc)
+        if isinstance(state, _Pending):
+            return await maybe_deferred_to_future(state.wait())
+        return state
 
     async def _parse_robots(self, response: Response, netloc: str, request: Request) -> None:  # type: ignore[override]
         self._stats.inc_value("robotstxt/response_count")
@@ -78,7 +127,7 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
             result = _UNREACHABLE
             self._unreachable_since[netloc] = time.monotonic()
         else:  # 3xx left over after redirects, 4xx: unavailable, allow all
-            result = None
+            result = _ALLOW_ALL
         self._settle(netloc, result)
 
     def _robots_error(self, exc: Exception, netloc: str) -> None:
@@ -90,5 +139,7 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
     def _settle(self, netloc: str, result: Any) -> None:
         pending = self._parsers.get(netloc)
         self._parsers[netloc] = result
-        if isinstance(pending, Deferred) and not pending.called:
-            pending.callback(result)
+        if isinstance(pending, _Pending):
+            waiters, pending.waiters = pending.waiters, []
+            for d in waiters:  # each waiter its own Deferred: a callback's return value cannot reach the next one
+                d.callback(result)
