@@ -112,3 +112,102 @@ def test_stats_are_redacted():
     stats = {f"odd/http://h/?token={CANARY}": 1, "gatecrawl/exit/x": f"Bearer {CANARY}", "n": 2}
     out = redact_stats(stats)
     assert CANARY not in repr(out) and out["n"] == 2
+
+
+# --- issue 15: one redaction for every sink, linear in the input ------------------------------
+
+import json as _json
+import time as _time
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gatecrawl.core.evidence import dumps as _packet_dumps
+from gatecrawl.report.record import build_record as _build_record
+from gatecrawl.report.record import dump_json as _dump_json
+from gatecrawl.report.record import page_entry as _page_entry
+
+SECRET = "S3CR3Tcanary42"
+# Each form carries SECRET as the secret part (issue 15: the report path kept these in clear).
+CANARY_FORMS = [
+    "https://api.example/cb?accessToken={s}&page=2",
+    "https://api.example/cb?clientSecret={s}",
+    "https://api.example/x?sessionToken={s}#top",
+    "https://bucket.s3.example/o?AWSAccessKeyId={s}&Expires=1",
+    "https://shop.example/cart;jsessionid={s}?item=3",
+    "https://shop.example/cart;JSESSIONID={s}",
+    "http://admin:{s}@intranet.example/private",
+    "https://{s}@intranet.example/private",
+    "accessToken={s}",
+    "clientSecret: {s}",
+    "Authorization: Basic {s}",
+    "{{'sessionToken': '{s}'}}",
+]
+
+
+def _sinks(text: str) -> dict[str, str]:
+    """The same text through every sink: packet, report record, log line, stats."""
+    packet = {"url_requested": text, "url_final": text, "drop_detail": text, "title": text, "links": [text], "outcome": "dropped"}
+    out = {"packet": _packet_dumps(packet).decode()}
+    entry = _page_entry({**packet, "drop_reason": "x"}, None)
+    out["record"] = _dump_json(_build_record(site="s", run_id="r", pages=[entry], recipe={"name": text}, stats={"gatecrawl/x": text}, finish_reason=text)).decode()
+    rec = logging.LogRecord("x", logging.ERROR, __file__, 1, "fetch %s failed", (text,), None)
+    RedactingFilter().filter(rec)
+    out["log"] = logging.Formatter().format(rec)
+    out["stats"] = repr(redact_stats({f"k/{text}": text, "gatecrawl/a": [text]}))
+    return out
+
+
+@pytest.mark.parametrize("form", CANARY_FORMS)
+def test_every_sink_redacts_the_same_canaries(form):
+    text = form.format(s=SECRET)
+    for sink, written in _sinks(text).items():
+        assert SECRET not in written, (sink, written)
+
+
+_filler = st.text(alphabet=st.sampled_from(list("ab=:;&?/ .-_'\"\n@")), max_size=30)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(before=_filler, form=st.sampled_from(CANARY_FORMS), after=_filler)
+def test_canaries_in_any_surroundings_never_reach_a_sink(before, form, after):
+    text = before + " " + form.format(s=SECRET) + " " + after
+    for sink, written in _sinks(text).items():
+        assert SECRET not in written, (sink, text, written)
+    # idempotent: redacting redacted text changes nothing
+    once = redact_text(text)
+    assert redact_text(once) == once
+
+
+def test_secret_names_in_camel_case():
+    for name in ["accessToken", "clientSecret", "sessionToken", "AWSAccessKeyId", "jsessionid", "JSESSIONID", "PHPSESSID"]:
+        assert is_secret_name(name), name
+    assert redact_obj({"clientSecret": "v"}) == {"clientSecret": REDACTED}
+
+
+ADVERSARIAL = {
+    "token_like": "A" * 20_000,
+    "secret_word_run": "tokentoken" * 2_000,
+    "dotted": "a." * 10_000,
+    "dashed_scheme": "a-" * 10_000 + "://",
+    "header_spaces": "Cookie:" + " " * 20_000 + "'",
+    "quoted_open": "'token': '" + "x" * 20_000,
+    "pairs_no_value": "token:" * 4_000,
+    "urls": "http://a@" * 2_000,
+    "escapes": "{'token': '" + "\\'" * 10_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_redact_text_is_linear_on_adversarial_input(name):
+    small = ADVERSARIAL[name]
+    t0 = _time.perf_counter()
+    redact_text(small)
+    t_small = _time.perf_counter() - t0
+    big = small * 8
+    t0 = _time.perf_counter()
+    out = redact_text(big)
+    t_big = _time.perf_counter() - t0
+    assert t_big < 0.5, f"{name}: {len(big)} chars took {t_big:.2f} s"
+    assert t_big < 20 * max(t_small, 0.002), f"{name}: 8x input took {t_big / max(t_small, 1e-9):.0f}x time"
+    assert redact_text(out) == out

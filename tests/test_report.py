@@ -116,6 +116,60 @@ def test_drift_alerts_and_selector(tmp_path):
     assert html.count('data-alert="') == 3 and "http" not in html.split("<body>", 1)[0].replace("http-equiv", "")
 
 
+def test_html_report_with_userinfo_urls(tmp_path):
+    """Issue 15: a page URL with userinfo (a link or redirect to ``http://x@host/``) crashed the
+    HTML report (ValueError: the redacted ``[REDACTED]@`` netloc is not a valid URL)."""
+    store = LocalStore(str(tmp_path))
+    pages = [_page(str(i)) for i in range(3)] + [
+        _page("u1", "dropped", reason="shell_page", url="http://x@x.test/private?clientSecret=C4N4RY", needs_render=True, escalated=True),
+        _page("u2", "dropped", reason="http_error", url="http://user:C4N4RY@x.test/a;jsessionid=C4N4RY"),
+    ]
+    rec = _record("r1", pages, "2026-01-01T00:00:00Z")
+    store.put(report_keys("s", "r1")["record"], dump_json(rec), content_type="application/json")
+    summary, record = build_summary(store, "s", current_record=rec)
+    html = render_html(summary, record, packet_href=lambda k: None)
+    assert "x.test" in html and "C4N4RY" not in html and "C4N4RY" not in dump_json(rec).decode()
+
+
+class _FailingStore(LocalStore):
+    def __init__(self, root, fail_suffix):
+        super().__init__(root)
+        self.fail_suffix = fail_suffix
+
+    def put(self, key, data, content_type=None):
+        from gatecrawl.store import StoreError
+
+        if key.endswith(self.fail_suffix):
+            raise StoreError("injected")
+        return super().put(key, data, content_type=content_type)
+
+
+@pytest.mark.parametrize("fail", [None, ".html", ".summary.json", "render"])
+def test_report_stats_say_what_happened(tmp_path, monkeypatch, fail):
+    """gatecrawl/report/written is 1 only when record, summary and HTML were all stored;
+    otherwise gatecrawl/report/failed is 1, whatever part failed (a store error or a crash)."""
+    from types import SimpleNamespace
+
+    from scrapy.utils.test import get_crawler
+
+    import gatecrawl.extensions.report as ext_mod
+
+    crawler = get_crawler(settings_dict={"GATECRAWL_STORE_URI": f"file://{tmp_path}"})
+    ext = ext_mod.ReportExtension(crawler)
+    store = _FailingStore(str(tmp_path), fail or "\0")
+    monkeypatch.setattr(ext_mod, "open_store", lambda uri, options: store)
+    if fail == "render":
+        monkeypatch.setattr(ext_mod, "render_html", lambda *a, **k: (_ for _ in ()).throw(ValueError("Invalid IPv6 URL")))
+    spider = SimpleNamespace(name="s", run_id="r1", recipe=None)
+    ext._write_report(spider, "finished", [_page("1")])
+    stats = crawler.stats.get_stats()
+    if fail is None:
+        assert stats.get("gatecrawl/report/written") == 1 and "gatecrawl/report/failed" not in stats
+        assert (tmp_path / "s/runs/reports/r1.html").exists()
+    else:
+        assert stats.get("gatecrawl/report/failed") == 1 and "gatecrawl/report/written" not in stats, stats
+
+
 def test_record_rebuilt_from_manifest(tmp_path):
     """A run without a record (report extension off) is rebuilt from its manifest and packets."""
     store = LocalStore(str(tmp_path))

@@ -44,3 +44,25 @@ def test_t32_robots_verdict_reaches_every_concurrent_waiter(tmp_path, recipes_di
     packets = packets_by_url(run)
     assert len(packets) == N
     assert {p["drop_reason"] for p in packets.values()} == {reason}
+
+
+def test_basic_auth_start_url_is_fetched_with_a_header_and_never_logged(tmp_path, recipes_dir, origin):
+    """Issue 15: a start URL with ``user:password@`` could not be fetched (``robots_unreachable``)
+    and put the password in an ERROR log line. Now the URL is fetched without its userinfo, the
+    credentials go in an ``Authorization: Basic`` header, and the password is nowhere."""
+    import base64
+
+    password = "PassCanary-51f0"
+    url = origin.url("/echo").replace("http://", f"http://gcuser:{password}@")
+    run = probe_crawl(tmp_path, recipes_dir, [url], allow=f"{origin.host}:{origin.port}", extra={"ROBOTSTXT_OBEY": True, "LOG_LEVEL": "DEBUG"})
+    assert origin.hits["/echo"] == 1 and origin.hits["/robots.txt"] == 1
+    echo = [h for h in origin.seen_headers if h[":path"] == "/echo"]
+    assert echo[0]["authorization"] == "Basic " + base64.b64encode(f"gcuser:{password}".encode()).decode()
+    robots = [h for h in origin.seen_headers if h[":path"] == "/robots.txt"]
+    assert "authorization" not in robots[0]
+    (packet,) = run.packets("probe")
+    assert packet["outcome"] == "kept", packet.get("drop_reason")
+    assert password not in run.log and password not in run.stderr
+    for f in run.store.rglob("*"):
+        if f.is_file():
+            assert password.encode() not in f.read_bytes(), f

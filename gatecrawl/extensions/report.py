@@ -28,6 +28,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 
+from gatecrawl.core.redact import redact_url
 from gatecrawl.items import PageCapture
 from gatecrawl.report import ReportError, ReportOptions, build_record, build_summary, dump_json, packet_linker, page_entry, render_html, report_keys
 from gatecrawl.store import StoreError, open_store, page_keys
@@ -133,17 +134,16 @@ class ReportExtension:
             store = open_store(uri, options)
         except StoreError as exc:
             self.stats.inc_value("gatecrawl/report/failed")
-            logger.error("crawl report: cannot open the store %s: %s", uri, exc)
+            logger.error("crawl report: cannot open the store %s: %s", redact_url(str(uri)), exc)
             return
         keys = report_keys(site, run_id)
+        # gatecrawl/report/written counts a report whose record, summary and HTML were all stored;
+        # any failure on the way (a store error or a crash while building) counts as failed.
+        ok = False
+        summary: dict[str, Any] | None = None
         try:
             self._put(store, keys["record"], dump_json(record), "application/json")
-            try:
-                summary, _ = build_summary(store, site, current_record=record, options=self.options, store_uri=uri)
-            except ReportError as exc:
-                self.stats.inc_value("gatecrawl/report/failed")
-                logger.error("crawl report: %s", exc)
-                return
+            summary, _ = build_summary(store, site, current_record=record, options=self.options, store_uri=uri)
             self._put(store, keys["summary"], dump_json(summary), "application/json")
             if self.write_html:
                 html_dir = None
@@ -152,18 +152,27 @@ class ReportExtension:
                     html_dir = root / keys["html"].rsplit("/", 1)[0]
                 html = render_html(summary, record, packet_href=packet_linker(store, html_dir))
                 self._put(store, keys["html"], html.encode("utf-8"), "text/html; charset=utf-8")
+            ok = True
+        except (StoreError, ReportError) as exc:
+            logger.error("crawl report: %s", exc)
+        except Exception as exc:  # noqa: BLE001 - counted and logged: the crawl's exit must not hide a lost report
+            logger.error("crawl report failed: %s: %s", type(exc).__name__, exc, exc_info=True)
         finally:
             try:
                 store.close()
             except StoreError as exc:
-                self.stats.inc_value("gatecrawl/report/failed")
+                ok = False
                 logger.error("crawl report: closing the store failed: %s", exc)
+        self.stats.inc_value("gatecrawl/report/written" if ok else "gatecrawl/report/failed")
+        if summary is None:
+            return
         alerts = summary["drift"]["alerts"]
         self.stats.set_value("gatecrawl/report/drift_alerts", len(alerts))
         for a in alerts:
             logger.warning("drift: %s", a["message"])
-        logger.info("crawl report: %s (summary %s)", keys["html"] if self.write_html else keys["record"], keys["summary"])
-        if self.print_summary:
+        if ok:
+            logger.info("crawl report: %s (summary %s)", keys["html"] if self.write_html else keys["record"], keys["summary"])
+        if self.print_summary and ok:
             lines = [f"  report {keys['html'] if self.write_html else keys['summary']}"]
             lines += [f"  DRIFT: {a['message']}" for a in alerts]
             print("\n".join(lines), file=sys.stderr)
@@ -172,7 +181,4 @@ class ReportExtension:
         try:
             store.put(key, data, content_type=content_type)
         except StoreError as exc:
-            self.stats.inc_value("gatecrawl/report/failed")
-            logger.error("crawl report: cannot write %s: %s", key, exc)
-            return
-        self.stats.inc_value("gatecrawl/report/written")
+            raise StoreError(f"cannot write {key}: {exc}") from exc

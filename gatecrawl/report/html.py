@@ -122,7 +122,15 @@ def _bytes(n: int | None) -> str:
 def _path(url: str | None) -> str:
     if not url:
         return ""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        # A netloc urlsplit refuses (a redacted "[REDACTED]@host", a bad IPv6 literal): cut the
+        # path by hand after "scheme://netloc".
+        rest = url.split("://", 1)[-1]
+        cut = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+        path, _, _frag = rest[cut:].partition("#")
+        return path if path.startswith("/") else "/" + path
     return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 
 

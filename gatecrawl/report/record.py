@@ -22,7 +22,7 @@ import re
 from typing import Any, Iterable, Mapping
 
 from gatecrawl.core.evidence import url_key
-from gatecrawl.core.redact import redact_text, redact_url
+from gatecrawl.core.redact import redact_obj, redact_text, redact_url
 from gatecrawl.store.base import Store
 
 __all__ = [
@@ -167,7 +167,8 @@ def build_record(
         if k in by_key:
             duplicates += 1
         by_key[k] = dict(p)
-    return {
+    # The whole record goes through the one redaction used for packets, logs and stats.
+    return redact_obj({
         "schema_version": RECORD_VERSION,
         "site": site,
         "run_id": run_id,
@@ -179,7 +180,7 @@ def build_record(
         "duplicates": duplicates,
         "pages": [by_key[k] for k in sorted(by_key)],
         "stats": {k: v for k, v in sorted((stats or {}).items()) if k.startswith("gatecrawl/") and isinstance(v, (int, float, str, bool))},
-    }
+    })
 
 
 def dump_json(doc: Any) -> bytes:

@@ -14,12 +14,13 @@ Bad values fail at start with a message naming the argument.
 
 from __future__ import annotations
 
+import base64
 import logging
 import os
 import time
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, AsyncIterator
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import scrapy
 from scrapy.http import HtmlResponse, Response, TextResponse
@@ -40,6 +41,19 @@ _PDF_HINT = (b".pdf", b"application/pdf", b"file=")
 
 def _utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def split_userinfo(url: str) -> tuple[str, str | None]:
+    """``url`` without its ``user:password@`` part, and that part decoded (``None`` if absent)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url, None
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment)), f"{unquote(user)}:{unquote(password)}"
 
 
 def parse_spider_args(recipe: Recipe, start_url: Any = None, max_pages: Any = None, render: Any = None) -> Recipe:
@@ -151,7 +165,7 @@ class RecipeSpider(scrapy.Spider):
 
     def _admit(self, url: str) -> bool:
         """Count a URL against max_pages once; False when it was seen or the cap is reached."""
-        key = canonicalize_url(url)
+        key = canonicalize_url(split_userinfo(url)[0])
         if key in self._seen:
             return False
         if len(self._seen) >= self.recipe.max_pages:
@@ -160,11 +174,20 @@ class RecipeSpider(scrapy.Spider):
         self._seen.add(key)
         return True
 
-    def _request(self, url: str, depth: int = 0, **meta: Any) -> scrapy.Request:
+    def _request(self, url: str, depth: int = 0, *, credentials: bool = False, **meta: Any) -> scrapy.Request:
+        # A URL never travels with its userinfo (it would reach logs, robots.txt and the egress
+        # check as part of the host). The operator's start URLs send theirs as an
+        # Authorization: Basic header (dropped by CredentialScopeMiddleware on any cross-origin
+        # hop); userinfo in a link found on a page is dropped.
+        url, userinfo = split_userinfo(url)
+        headers = {}
+        if credentials and userinfo is not None:
+            headers["Authorization"] = "Basic " + base64.b64encode(userinfo.encode("utf-8")).decode("ascii")
         return scrapy.Request(
             url,
             callback=self.parse,
             errback=self.errback,
+            headers=headers or None,
             meta={"gatecrawl_start_time": time.monotonic(), "depth": depth, **meta},
         )
 
@@ -174,7 +197,7 @@ class RecipeSpider(scrapy.Spider):
             raise ValueError(f"{self.recipe.source}: no start_urls or sitemaps (pass -a start_url=URL)")
         for url in self.recipe.start_urls:
             if self._admit(url):
-                yield self._request(url)
+                yield self._request(url, credentials=True)
         for url in self.recipe.sitemaps:
             yield scrapy.Request(url, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True}, dont_filter=True)
 
