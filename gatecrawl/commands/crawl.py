@@ -6,7 +6,8 @@
 - Exit status: Scrapy exits 0 even when everything failed. Any component that finds the
   run failed sets a stats key ``gatecrawl/exit/<reason>`` (for example
   ``gatecrawl/exit/export_pending``); the command then prints one line per reason and
-  exits with status 1.
+  exits with status 1. A ``GATECRAWL_STORE_URI`` that is not a path, ``file://PATH`` or
+  ``s3://bucket/prefix`` is refused before the crawl starts: one line, exit status 2.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
+
+from gatecrawl.store import StoreError, check_store_uri
 
 _LIST_ARGS = ("start_url",)
 EXIT_PREFIX = "gatecrawl/exit/"
@@ -51,6 +54,13 @@ class Command(ScrapyCrawlCommand):
             raise UsageError("give one spider (recipe) name")
         assert self.crawler_process
         crawler = self._create_crawler(args[0])
+        try:
+            # Before anything runs or is written: a store URI typo is a usage error.
+            check_store_uri(crawler.settings.get("GATECRAWL_STORE_URI"))
+        except StoreError as exc:
+            print(f"gatecrawl: {exc}", file=sys.stderr)
+            self.exitcode = 2
+            return
         self.crawler_process.crawl(crawler, **opts.spargs)
         self.crawler_process.start()
         if self.crawler_process.bootstrap_failed:
