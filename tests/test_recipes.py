@@ -57,6 +57,44 @@ def test_bad_recipes_name_file_key_and_reason(text, key, reason):
     assert str(err).startswith(f"recipes/site.toml: key '{key}': ")
 
 
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("GATECRAWL_EGRESS_ENABLED", "false"),
+        ("GATECRAWL_EGRESS_ALLOW", '["0.0.0.0/0"]'),
+        ("GATECRAWL_EGRESS_RESOLVER", '"x:y"'),
+        ("TWISTED_DNS_RESOLVER", '"twisted.internet.base.ThreadedResolver"'),
+        ("ROBOTSTXT_OBEY", "false"),
+        ("ROBOTSTXT_PARSER", '"x.y"'),
+        ("GATECRAWL_ROBOTS_UNREACHABLE_RETRY", "0"),
+        ("GATECRAWL_REDACTION_ENABLED", "false"),
+        ("AWS_SECRET_ACCESS_KEY", '"k"'),
+        ("AWS_ENDPOINT_URL", '"http://169.254.169.254/"'),
+        ("HTTPPROXY_AUTH_ENCODING", '"latin-1"'),
+        ("DOWNLOADER_MIDDLEWARES", "{}"),
+        ("DOWNLOADER_MIDDLEWARES_BASE", "{}"),
+        ("EXTENSIONS", "{}"),
+        ("ITEM_PIPELINES", "{}"),
+        ("DOWNLOAD_HANDLERS", "{}"),
+        ("PLAYWRIGHT_LAUNCH_OPTIONS", "{}"),
+        ("TELNETCONSOLE_ENABLED", "true"),
+        ("COOKIES_DEBUG", "true"),
+        ("GATECRAWL_S3_TIMEOUT", "1"),
+    ],
+)
+def test_security_settings_are_refused_in_recipes(name, value):
+    """Issue 15: recipes are site configuration, not security policy."""
+    with pytest.raises(RecipeError) as info:
+        load(f"[settings]\n{name} = {value}")
+    assert info.value.key == f"settings.{name}" and "security" in info.value.reason
+    assert str(info.value).startswith(f"recipes/site.toml: key 'settings.{name}': ")
+
+
+def test_site_settings_stay_allowed_in_recipes():
+    r = load("[settings]\nDOWNLOAD_DELAY = 1\nCONCURRENT_REQUESTS_PER_DOMAIN = 2\nGATECRAWL_EGRESS_ADMIT_START_URLS = true")
+    assert r.settings["DOWNLOAD_DELAY"] == 1 and r.settings["GATECRAWL_EGRESS_ADMIT_START_URLS"] is True
+
+
 def test_invalid_toml_names_the_file():
     with pytest.raises(RecipeError, match=r"^recipes/site.toml: invalid TOML"):
         load("start_urls = [")

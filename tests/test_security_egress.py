@@ -40,6 +40,9 @@ from gatecrawl.core.egress import EgressPolicy, address_class, parse_allow_entry
         ("64:ff9b::a9fe:a9fe", "nat64:link_local"),
         ("2002:a9fe:a9fe::", "6to4:link_local"),
         ("::a9fe:a9fe", "ipv4_compatible:link_local"),
+        ("::ffff:0:a9fe:a9fe", "ipv4_translated:link_local"),  # issue 15: was "global"
+        ("::ffff:0:7f00:1", "ipv4_translated:loopback"),
+        ("::ffff:0:a00:1", "ipv4_translated:private"),
         ("2002:808:808::", "global"),  # T02 control: 6to4 wrapping the public 8.8.8.8
         ("2606:4700::1111", "global"),
     ],
@@ -60,6 +63,7 @@ def test_t02_encoded_ipv4_forms_are_refused_without_echoing_the_address():
         "http://[64:ff9b::a9fe:a9fe]/",
         "http://[2002:a9fe:a9fe::]/",
         "http://[::a9fe:a9fe]/",
+        "http://[::ffff:0:a9fe:a9fe]/",
     ]:
         d = policy.check_url(url)
         assert not d.allowed and d.reason == "egress_blocked", url

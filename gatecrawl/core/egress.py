@@ -5,8 +5,8 @@ Rules (fail closed):
 - only ``http`` and ``https`` URLs are fetched (``scheme_blocked`` otherwise);
 - every address a host resolves to is classified; a destination is admitted only when **all**
   its addresses are globally routable, or when it matches an entry of the allow list;
-- IPv6 forms that embed an IPv4 address (IPv4-mapped ``::ffff:a.b.c.d``, IPv4-compatible
-  ``::a.b.c.d``, NAT64 ``64:ff9b::/96`` and ``64:ff9b:1::/48``, 6to4 ``2002::/16``, Teredo
+- IPv6 forms that embed an IPv4 address (IPv4-mapped ``::ffff:a.b.c.d``, IPv4-translated
+  ``::ffff:0:a.b.c.d`` (SIIT, RFC 2765), IPv4-compatible ``::a.b.c.d``, NAT64 ``64:ff9b::/96`` and ``64:ff9b:1::/48``, 6to4 ``2002::/16``, Teredo
   ``2001::/32``) are decoded and the embedded address is classified too;
 - a DNS error or an empty answer is a refusal (``dns_unresolved``).
 
@@ -51,12 +51,15 @@ _NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1:
 _6TO4 = ipaddress.ip_network("2002::/16")
 _TEREDO = ipaddress.ip_network("2001::/32")
 _ULA = ipaddress.ip_network("fc00::/7")
+_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")  # IPv4-translated (SIIT), not IPv4-mapped
 
 
 def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     if ip.ipv4_mapped is not None:
         return ip.ipv4_mapped
     packed = ip.packed
+    if ip in _TRANSLATED:
+        return ipaddress.IPv4Address(packed[-4:])
     if any(ip in net for net in _NAT64):
         return ipaddress.IPv4Address(packed[-4:])
     if ip in _6TO4:
@@ -100,6 +103,8 @@ def address_class(ip: IPAddress | str) -> str:
         inner = _class_v4(embedded)
         if ip.ipv4_mapped is not None:
             kind = "ipv4_mapped"
+        elif ip in _TRANSLATED:
+            kind = "ipv4_translated"
         elif any(ip in net for net in _NAT64):
             kind = "nat64"
         elif ip in _6TO4:

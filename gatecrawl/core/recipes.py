@@ -218,6 +218,43 @@ def _choice(*choices: str) -> Checker:
 _FIELDS = ("title", "date", "author", "description")
 
 
+# Recipes are site configuration, not security policy (issue 15): settings of egress, robots,
+# credentials, redaction, and of the component lists that carry them, are refused in [settings].
+# GATECRAWL_EGRESS_ADMIT_START_URLS stays allowed: the demo recipe admits its own loopback server.
+_SECURITY_PREFIXES = (
+    "GATECRAWL_EGRESS_",
+    "GATECRAWL_ROBOTS_",
+    "ROBOTSTXT_",
+    "GATECRAWL_REDACTION_",
+    "GATECRAWL_S3_",
+    "AWS_",
+    "HTTPPROXY_",
+    "HTTPAUTH_",
+    "TELNETCONSOLE_",
+    "REMOTE_CONTROL_",
+    "DOWNLOADER_MIDDLEWARES",
+    "SPIDER_MIDDLEWARES",
+    "EXTENSIONS",
+    "ITEM_PIPELINES",
+    "DOWNLOAD_HANDLERS",
+    "ADDONS",
+    "PLAYWRIGHT_LAUNCH_OPTIONS",
+    "PLAYWRIGHT_BROWSER_PROVIDER",
+    "PLAYWRIGHT_PROCESS_REQUEST_HEADERS",
+    "PLAYWRIGHT_CDP_",
+    "PLAYWRIGHT_CONTEXTS",
+)
+_SECURITY_NAMES = frozenset({"TWISTED_DNS_RESOLVER", "DNS_RESOLVER", "COOKIES_DEBUG", "GCS_PROJECT_ID"})
+_SECURITY_ALLOWED = frozenset({"GATECRAWL_EGRESS_ADMIT_START_URLS"})
+
+
+def is_security_setting(name: str) -> bool:
+    """True for settings a recipe may not set: egress, robots, credentials, redaction."""
+    if name in _SECURITY_ALLOWED:
+        return False
+    return name in _SECURITY_NAMES or name.startswith(_SECURITY_PREFIXES)
+
+
 def _settings_table(src: str, key: str, v: Any) -> dict:
     if not isinstance(v, dict):
         raise RecipeError(src, key, "expected a table")
@@ -226,6 +263,8 @@ def _settings_table(src: str, key: str, v: Any) -> dict:
             raise RecipeError(src, f"{key}.{name}", "Scrapy setting names are UPPER_SNAKE_CASE")
         if name.startswith("GATECRAWL_STORE") or name in ("SPIDER_LOADER_CLASS", "TWISTED_REACTOR"):
             raise RecipeError(src, f"{key}.{name}", "this setting cannot be set per recipe")
+        if is_security_setting(name):
+            raise RecipeError(src, f"{key}.{name}", "a security setting (egress, robots, credentials, redaction) cannot be set per recipe; set it for the run (-s or settings.py)")
     return dict(v)
 
 
