@@ -327,3 +327,84 @@ def test_t12_script_streaming_an_endless_body_is_capped(tmp_path, recipes_dir, o
     # Chromium's count passed it, in one run; one readiness poll of overshoot at most)
     assert 32 * _MiB < origin.bytes_sent["/download/stream"] < 256 * _MiB, dict(origin.bytes_sent)
     assert elapsed < 45, elapsed
+
+
+class _UdpCanary:
+    """A UDP listener on 127.0.0.2 (port 0) counting every datagram it receives."""
+
+    def __init__(self, host: str = "127.0.0.2") -> None:
+        import socket
+        import threading
+
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind((host, 0))
+        self.sock.settimeout(0.2)
+        self.host, self.port = self.sock.getsockname()
+        self.datagrams: list[tuple[str, int]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import socket
+
+        while not self._stop.is_set():
+            try:
+                data, addr = self.sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            self.datagrams.append((addr[0], len(data)))
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        self.sock.close()
+
+
+def test_t31_webrtc_sends_no_udp_around_the_proxy(tmp_path, recipes_dir, origin):
+    """T31 (issue 15): a rendered page creating RTCPeerConnections with STUN and TURN servers on
+    another loopback address must send them no UDP datagram (Chromium is told to use no UDP that
+    does not go through its proxy, and the proxy carries none)."""
+    (recipes_dir / "probe.toml").write_text(FORCE_RECIPE)
+    udp = _UdpCanary()
+    try:
+        ice = f"""[{{urls: ["stun:{udp.host}:{udp.port}"]}},
+                   {{urls: ["turn:{udp.host}:{udp.port}?transport=udp"], username: "u", credential: "p"}}]"""
+        origin.pages["/t31"] = (200, "text/html; charset=utf-8", f"""<!doctype html><html><head><meta charset='utf-8'>
+            <title>WebRTC</title></head><body><main id="m"><h1>WebRTC</h1></main>
+            <script>
+              var seen = [];
+              function fill() {{
+                var p = document.createElement("p"); p.textContent = {json.dumps(TEXT)};
+                document.getElementById("m").appendChild(p);
+              }}
+              try {{
+                for (var i = 0; i < 3; i++) {{
+                  var pc = new RTCPeerConnection({{iceServers: {ice}, iceTransportPolicy: i == 2 ? "relay" : "all"}});
+                  pc.createDataChannel("d" + i);
+                  pc.onicecandidate = function (e) {{ if (e.candidate) seen.push(e.candidate.candidate); }};
+                  pc.createOffer().then(function (o) {{ return this.setLocalDescription(o); }}.bind(pc));
+                }}
+              }} catch (e) {{}}
+              setTimeout(fill, 2500);
+            </script></body></html>""".encode())
+        url = origin.url("/t31")
+        run = probe_crawl(tmp_path, recipes_dir, [url], allow=f"127.0.0.3:{origin.port}")
+        import time
+
+        time.sleep(0.5)  # late datagrams
+        packet = packets_by_url(run)[url]
+        assert packet["reader"] == "browser" or packet.get("render_elapsed_ms") is not None, packet
+        assert udp.datagrams == [], f"{len(udp.datagrams)} UDP datagrams reached {udp.host}:{udp.port}"
+    finally:
+        udp.close()
+
+
+def test_t31_chromium_flags_carry_a_webrtc_policy():
+    from gatecrawl.browser.options import launch_args
+
+    args = launch_args()
+    assert "--force-webrtc-ip-handling-policy=disable_non_proxied_udp" in args
+    assert "--webrtc-ip-handling-policy=disable_non_proxied_udp" in args

@@ -38,6 +38,12 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     "--mute-audio",
     "--password-store=basic",
     "--use-mock-keychain",
+    # T31: WebRTC may send no UDP that does not go through the proxy. The egress proxy carries no
+    # UDP, so STUN/TURN over UDP, host candidates and their mDNS names are never sent; only TCP
+    # through the proxy (checked by the egress policy) is left.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--enforce-webrtc-ip-permission-check",
 )
 # (No --disable-features here: Playwright passes its own list, and a second flag would replace it.)
 
