@@ -133,6 +133,12 @@ DOWNLOADER_MIDDLEWARES = {
     "gatecrawl.middlewares.robots.RobotsTxtMiddleware": 100,
     # After DefaultHeadersMiddleware (400): credentials never follow a redirect to another origin.
     "gatecrawl.middlewares.credentials.CredentialScopeMiddleware": 450,
+    # Redirects (and meta refreshes) to a URL already requested, or looping, end with a typed
+    # reason and a packet instead of vanishing in the duplicate filter.
+    "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
+    "gatecrawl.middlewares.redirect.RedirectMiddleware": 600,
+    "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+    "gatecrawl.middlewares.redirect.MetaRefreshMiddleware": 580,
     # Retries with exponential backoff that honour Retry-After.
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "gatecrawl.middlewares.retry.RetryMiddleware": 550,

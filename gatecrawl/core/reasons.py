@@ -21,6 +21,9 @@ class Reason(StrEnum):
     DECOMPRESSION_BOMB = "decompression_bomb"
     TRUNCATED = "truncated"
     HTTP_ERROR = "http_error"
+    DUPLICATE_OF = "duplicate_of"
+    REDIRECT_LOOP = "redirect_loop"
+    URL_TOO_LONG = "url_too_long"
     UNSUPPORTED_TYPE = "unsupported_type"
     # wrong route
     BOT_CHALLENGE = "bot_challenge"
@@ -69,6 +72,9 @@ REASON_DOCS: dict[str, str] = {
     "size_exceeded": "The response is larger than the size cap (DOWNLOAD_MAXSIZE, or the per-type caps).",
     "decompression_bomb": "The decompressed body passed the size cap.",
     "truncated": "The body was shorter than announced (data loss) after retries.",
+    "duplicate_of": "The URL redirects (HTTP or meta refresh) to a URL already requested in this run; the detail names it. That URL has its own packet.",
+    "redirect_loop": "The URL redirects back to itself or to an earlier hop of its own redirect chain.",
+    "url_too_long": "The URL is longer than URLLENGTH_LIMIT (2,083 characters): not requested.",
     "http_error": "The server answered with a 4xx/5xx status (and it was not a bot challenge).",
     "unsupported_type": "The response is neither HTML nor PDF (images, archives, ...).",
     "bot_challenge": "The served page is a challenge: vendor challenge-page markup (Cloudflare, Akamai, DataDome, PerimeterX, Imperva, AWS WAF) and little else, or a captcha widget on a page that holds almost nothing else.",

@@ -96,7 +96,8 @@ def classify_failure(exc: BaseException) -> tuple[str, str]:
     detail = f"{name}: {text}"[:300]
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str) and reason in (
-        "egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed", "offsite", "size_exceeded"
+        "egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed", "offsite", "size_exceeded",
+        "duplicate_of", "redirect_loop",
     ):
         return reason, text[:300]
     if reason == "too_large":  # a render aborted over the byte cap (gatecrawl.browser.readiness)
@@ -163,10 +164,17 @@ class RecipeSpider(scrapy.Spider):
 
     # -- scheduling ---------------------------------------------------------------------
 
+    def was_admitted(self, url: str) -> bool:
+        """True when ``url`` was already requested in this run (start URLs and followed links)."""
+        try:
+            return canonicalize_url(split_userinfo(url)[0]) in self._seen
+        except ValueError:
+            return False
+
     def _admit(self, url: str) -> bool:
         """Count a URL against max_pages once; False when it was seen or the cap is reached."""
         key = canonicalize_url(split_userinfo(url)[0])
-        if key in self._seen:
+        if key in self._seen or key in (getattr(self.crawler, "_gatecrawl_redirect_targets", None) or ()):
             return False
         if len(self._seen) >= self.recipe.max_pages:
             self.crawler.stats.inc_value("gatecrawl/follow/max_pages_reached")
@@ -174,7 +182,26 @@ class RecipeSpider(scrapy.Spider):
         self._seen.add(key)
         return True
 
-    def _request(self, url: str, depth: int = 0, *, credentials: bool = False, **meta: Any) -> scrapy.Request:
+    def _request(self, url: str, depth: int = 0, *, credentials: bool = False, **meta: Any) -> scrapy.Request | PageCapture:
+        limit = self.crawler.settings.getint("URLLENGTH_LIMIT", 2083) if getattr(self, "crawler", None) else 2083
+        if limit and len(url) > limit:
+            # Scrapy's UrlLengthMiddleware would drop the request without a trace: one packet
+            # per URL requested, so it ends here with a typed reason (nothing is fetched).
+            self.crawler.stats.inc_value("gatecrawl/pages/seen")
+            self.crawler.stats.inc_value("gatecrawl/fetch/failed/url_too_long")
+            return PageCapture(
+                url_requested=url,
+                url_final=url,
+                http_status=None,
+                reader="http",
+                fetched_at=_utc_now(),
+                depth=depth,
+                error=f"URL of {len(url)} characters, over URLLENGTH_LIMIT ({limit})",
+                error_reason="url_too_long",
+            )
+        return self._build_request(url, depth, credentials=credentials, **meta)
+
+    def _build_request(self, url: str, depth: int = 0, *, credentials: bool = False, **meta: Any) -> scrapy.Request:
         # A URL never travels with its userinfo (it would reach logs, robots.txt and the egress
         # check as part of the host). The operator's start URLs send theirs as an
         # Authorization: Basic header (dropped by CredentialScopeMiddleware on any cross-origin
