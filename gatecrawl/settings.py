@@ -69,6 +69,11 @@ GATECRAWL_MAXSIZE_PDF = 64 * 1024 * 1024
 GATECRAWL_MAXSIZE_OTHER = 8 * 1024 * 1024
 # Size of the PDF worker-process pool.
 GATECRAWL_PDF_WORKERS = 2
+# HTML conversion runs in this many worker threads, off the reactor thread (T33).
+GATECRAWL_CONVERT_WORKERS = 2
+# A page with more element nodes than this is dropped as too_complex before it is parsed
+# (about 4 KB of memory per node to convert; the largest benchmark page has under 16,000).
+GATECRAWL_MAX_DOM_NODES = 100_000
 # Crawl report (gatecrawl.extensions.report): per-run record, JSON summary and HTML report under
 # <site>/runs/reports/ at the end of every crawl; compared against the site's previous run.
 GATECRAWL_REPORT_ENABLED = True

@@ -25,6 +25,7 @@ class Reason(StrEnum):
     REDIRECT_LOOP = "redirect_loop"
     URL_TOO_LONG = "url_too_long"
     UNSUPPORTED_TYPE = "unsupported_type"
+    TOO_COMPLEX = "too_complex"
     # wrong route
     BOT_CHALLENGE = "bot_challenge"
     LOGIN_WALL = "login_wall"
@@ -76,6 +77,7 @@ REASON_DOCS: dict[str, str] = {
     "redirect_loop": "The URL redirects back to itself or to an earlier hop of its own redirect chain.",
     "url_too_long": "The URL is longer than URLLENGTH_LIMIT (2,083 characters): not requested.",
     "http_error": "The server answered with a 4xx/5xx status (and it was not a bot challenge).",
+    "too_complex": "The HTML has more element nodes than GATECRAWL_MAX_DOM_NODES (about 4 KB of memory each to convert): dropped before parsing.",
     "unsupported_type": "The response is neither HTML nor PDF (images, archives, ...).",
     "bot_challenge": "The served page is a challenge: vendor challenge-page markup (Cloudflare, Akamai, DataDome, PerimeterX, Imperva, AWS WAF) and little else, or a captcha widget on a page that holds almost nothing else.",
     "login_wall": "A sign-in or pay wall instead of the content: a password form, unserved paywalled markup next to a teaser, or an access demand, on a page that holds little content.",

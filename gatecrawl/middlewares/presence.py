@@ -7,6 +7,8 @@ recipe (``auto``/``force``/``skip``, per-URL rules) decides what a shell verdict
 
 Settings: ``GATECRAWL_PRESENCE_ENABLED``.
 Meta: ``gatecrawl_presence`` (written).
+A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the converter drops it
+as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
 ``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``.
 """
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
+from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.gate import GateThresholds
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.presence import assess_presence
@@ -48,6 +51,11 @@ class PresenceMiddleware:
         if recipe is None or not isinstance(response, HtmlResponse) or "playwright" in (response.flags or []):
             return response
         if "gatecrawl_presence" in request.meta:
+            return response
+        cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
+        if cap > 0 and dom_node_estimate(response.body) > cap:
+            # Not parsed here, on the reactor thread: the converter drops it as too_complex.
+            self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response
         doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
         presence = assess_presence(doc, GateThresholds.from_recipe(recipe))

@@ -6,7 +6,13 @@ packet says which and why (``capture_choice``). Before an HTML page is judged, t
 "not found" probe (:mod:`gatecrawl.pipelines.probe`, recipe ``validation.not_found_probe``)
 gives the fingerprint that drops a matching page as ``soft_404``.
 
-Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool).
+HTML conversion runs in a bounded pool of worker threads (``GATECRAWL_CONVERT_WORKERS``), never
+on the reactor thread, so a slow page cannot stall fetching and exporting of the others (T33);
+the pool's size bounds how many pages are converted, and held in memory, at once. A page over
+``GATECRAWL_MAX_DOM_NODES`` element nodes is dropped as ``too_complex`` before it is parsed.
+
+Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool),
+``GATECRAWL_CONVERT_WORKERS``, ``GATECRAWL_MAX_DOM_NODES``.
 Stats: ``gatecrawl/items/processed``, ``gatecrawl/items/escalated`` (a shell re-requested
 through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
 ``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/capture/<reason>``
@@ -25,7 +31,12 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core.capture import choose_capture, outcome_of
-from gatecrawl.core.convert import FetchInfo, convert, page_type
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.threadpool import ThreadPool
+
+from scrapy.utils.defer import maybe_deferred_to_future
+
+from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, FetchInfo, convert, page_type
 from gatecrawl.items import PageCapture
 from gatecrawl.middlewares.render import escalate_item
 from gatecrawl.pipelines.probe import NotFoundProber
@@ -41,6 +52,9 @@ class ConvertPipeline:
         self.crawler = crawler
         self.stats = crawler.stats
         self.pdf_workers = crawler.settings.getint("GATECRAWL_PDF_WORKERS")
+        self.convert_workers = max(1, crawler.settings.getint("GATECRAWL_CONVERT_WORKERS", 2))
+        self.max_dom_nodes = crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
+        self._pool: ThreadPool | None = None
         self.prober = NotFoundProber(crawler)
         crawler.signals.connect(self.prober.on_response, signal=signals.response_received)
 
@@ -48,11 +62,27 @@ class ConvertPipeline:
         from gatecrawl.core.pdf import set_pool_size
 
         set_pool_size(max(1, self.pdf_workers))
+        self._start_pool()
+
+    def _start_pool(self) -> ThreadPool:
+        if self._pool is None:
+            self._pool = ThreadPool(minthreads=0, maxthreads=self.convert_workers, name="gatecrawl-convert")
+            self._pool.start()
+        return self._pool
 
     def close_spider(self) -> None:
         from gatecrawl.core.pdf import shutdown_pool
 
         shutdown_pool()
+        if self._pool is not None:
+            self._pool.stop()
+            self._pool = None
+
+    async def _off_reactor(self, fn: Any, *args: Any) -> Any:
+        """Run ``fn(*args)`` in the conversion pool and wait for it without blocking the reactor."""
+        from twisted.internet import reactor
+
+        return await maybe_deferred_to_future(deferToThreadPool(reactor, self._start_pool(), fn, *args))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ConvertPipeline:
@@ -78,6 +108,7 @@ class ConvertPipeline:
             fetch_presence=item.presence,
             render=item.render,
             viewer_url=item.viewer_url,
+            max_dom_nodes=self.max_dom_nodes,
         )
         return convert(item.body, item.url_final, item.content_type, spider.recipe, fetch=fetch)
 
@@ -100,6 +131,7 @@ class ConvertPipeline:
             render=item.render,
             capture="plain",
             not_found_probe=NotFoundProber.for_reader(probe, "http"),
+            max_dom_nodes=self.max_dom_nodes,
         )
         return convert(plain.get("body") or b"", plain.get("url") or item.url_final, plain.get("content_type"), spider.recipe, fetch=fetch)
 
@@ -125,11 +157,11 @@ class ConvertPipeline:
             # PDFs are parsed in worker processes; wait for them off the reactor thread.
             result = await run_in_thread(self._convert, item)
         else:
-            result = self._convert(item, probe)
+            result = await self._off_reactor(self._convert, item, probe)
         plain, item.plain = item.plain, None
         if item.reader == "render" and item.escalated_from == "http":
             # Two captures of one page: keep the better one that passes validation.
-            plain_result = self._convert_plain(item, plain, probe) if plain is not None else None
+            plain_result = await self._off_reactor(self._convert_plain, item, plain, probe) if plain is not None else None
             choice = choose_capture(
                 outcome_of(plain_result.evidence, plain_result.ok, plain_result.drop_reason) if plain_result is not None else None,
                 outcome_of(result.evidence, result.ok, result.drop_reason),

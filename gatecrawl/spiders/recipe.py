@@ -27,6 +27,7 @@ from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
 from w3lib.url import canonicalize_url
 
+from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
 from gatecrawl.items import PageCapture, first_headers
 
@@ -291,6 +292,9 @@ class RecipeSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             return
         depth = response.meta.get("depth", 0)
+        cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
+        if cap > 0 and dom_node_estimate(response.body) > cap:
+            return  # too_complex: not parsed on the reactor thread for links either
         if isinstance(response, HtmlResponse):
             yield from self._viewer_pdf(response, depth)
         if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:

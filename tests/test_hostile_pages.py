@@ -1,0 +1,85 @@
+"""T33 (issue 15): one page may not stall the crawl or cost gigabytes.
+
+- a page whose DOM is too large for its memory cost (``GATECRAWL_MAX_DOM_NODES``) is dropped as
+  ``too_complex`` before it is parsed;
+- HTML conversion runs in a bounded worker pool, off the reactor thread: while one page
+  converts, the reactor keeps turning.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gatecrawl.core.convert import FetchInfo, convert
+
+
+def _tiny(n: int) -> bytes:
+    return ("<!doctype html><html><head><title>Tiny</title></head><body><main>" + "<p>w</p>" * n + "</main></body></html>").encode()
+
+
+def test_a_dom_over_the_node_cap_is_too_complex_without_parsing():
+    t0 = time.perf_counter()
+    r = convert(_tiny(300_000), "http://x.test/a", "text/html")  # 2.4 MB of tiny paragraphs (parsed: ~100 s, ~1.2 GB)
+    took = time.perf_counter() - t0
+    assert not r.ok and r.drop_reason == "too_complex"
+    assert "nodes" in r.evidence["drop_detail"]
+    assert took < 2.0, took
+
+
+def test_the_node_cap_is_a_setting():
+    r = convert(_tiny(2_000), "http://x.test/a", "text/html", fetch=FetchInfo(max_dom_nodes=1_000))
+    assert r.drop_reason == "too_complex"
+    assert convert(_tiny(2_000), "http://x.test/a", "text/html", fetch=FetchInfo(max_dom_nodes=10_000)).drop_reason != "too_complex"
+
+
+@pytest.mark.slow
+def test_html_conversion_runs_off_the_reactor_thread(monkeypatch):
+    """While a slow conversion runs, the reactor thread keeps serving calls."""
+    import threading
+
+    from scrapy.utils.test import get_crawler
+    from twisted.internet import reactor, task
+    from twisted.internet.defer import ensureDeferred
+
+    import gatecrawl.pipelines.convert as conv_mod
+    from gatecrawl.items import PageCapture
+
+    threads: list[str] = []
+
+    def slow_convert(*a, **k):
+        threads.append(threading.current_thread().name)
+        time.sleep(1.0)
+        return real(*a, **k)
+
+    real = conv_mod.convert
+    monkeypatch.setattr(conv_mod, "convert", slow_convert)
+    crawler = get_crawler(settings_dict={"GATECRAWL_CONVERT_WORKERS": 1})
+    pipe = conv_mod.ConvertPipeline(crawler)
+    import dataclasses
+
+    from gatecrawl.core.convert import default_recipe
+
+    recipe = dataclasses.replace(default_recipe(), not_found_probe=False)  # no probe request in a unit test
+    crawler.spider = type("S", (), {"run_id": "r", "recipe": recipe, "name": "s"})()
+    pipe.open_spider()
+    ticks: list[float] = []
+    loop = task.LoopingCall(lambda: ticks.append(time.monotonic()))
+    item = PageCapture(url_requested="http://x.test/a", url_final="http://x.test/a", http_status=200, content_type="text/html", body=_tiny(50) + b"<p>" + b"word " * 200 + b"</p>")
+    out: dict = {}
+
+    async def run():
+        loop.start(0.05)
+        try:
+            out["item"] = await pipe.process_item(item)
+        except Exception as exc:  # DropItem is a fine outcome here: we look at the threads
+            out["exc"] = exc
+        loop.stop()
+        pipe.close_spider()
+
+    d = ensureDeferred(run())
+    d.addBoth(lambda _: reactor.callLater(0, reactor.stop))
+    reactor.run()
+    assert threads and threads[0] != "MainThread", (threads, out)
+    assert len(ticks) >= 10, f"reactor turned {len(ticks)} times during a 1 s conversion"
