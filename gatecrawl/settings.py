@@ -38,6 +38,9 @@ GATECRAWL_REDACTION_ENABLED = True
 GATECRAWL_RECIPES_DIRS = []
 # Run identifier naming the run summary; default: Scrapyd's SCRAPY_JOB, else a UTC timestamp.
 GATECRAWL_RUN_ID = None
+# Feeds (-O pages.jsonl, FEEDS) get one JSON record per kept page; also the dropped pages
+# (outcome, drop_reason, drop_detail, quarantine key) when True.
+GATECRAWL_FEED_DROPPED = False
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.

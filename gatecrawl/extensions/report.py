@@ -1,7 +1,7 @@
 """ReportExtension: at the end of every crawl, the run's record, JSON summary and HTML report.
 
-While the crawl runs it collects one compact entry per exported page (the same items the
-ExportPipeline writes: kept items and dropped items with a packet), appended as one JSON line to a
+While the crawl runs it collects one compact entry per exported page (the
+``gatecrawl.signals.page_stored`` signal of the ExportPipeline: kept and dropped pages), appended as one JSON line to a
 spill file (:mod:`gatecrawl.store.spill`, under ``<GATECRAWL_SPOOL_DIR>/spill/``) rather than kept
 in memory; the file is read back, then removed, when the report is written. When the spider closes
 (after the pipelines, so the run manifest is already stored) it writes, next to the manifest::
@@ -29,6 +29,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.items import PageCapture
+from gatecrawl.signals import page_stored
 from gatecrawl.report import ReportError, ReportOptions, build_record, build_summary, dump_json, packet_linker, page_entry, render_html, report_keys
 from gatecrawl.store import StoreError, open_store, page_keys
 from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
@@ -62,8 +63,7 @@ class ReportExtension:
             raise NotConfigured
         ext = cls(crawler)
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
-        crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)
-        crawler.signals.connect(ext.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(ext.page_stored, signal=page_stored)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         return ext
 
@@ -93,12 +93,8 @@ class ReportExtension:
             entry["headings"] = []
         self._open_spill().append(entry)
 
-    def item_scraped(self, item: Any, **kw: Any) -> None:
-        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "kept":
-            self._collect(item)
-
-    def item_dropped(self, item: Any, **kw: Any) -> None:
-        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "dropped":
+    def page_stored(self, item: Any, **kw: Any) -> None:
+        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome in ("kept", "dropped"):
             self._collect(item)
 
     async def spider_closed(self, spider: Any, reason: str = "finished") -> None:

@@ -52,12 +52,13 @@ import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from scrapy import signals
+from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.redact import redact_obj, redact_url
-from gatecrawl.items import PageCapture
+from gatecrawl.items import PageCapture, feed_item
+from gatecrawl.signals import page_stored
 from gatecrawl.report.crawl import run_manifest_key, write_crawl_manifest
 from gatecrawl.store import StoreError, open_store, page_keys
 from gatecrawl.store.identity import identity_sha256
@@ -111,7 +112,7 @@ class ExportPipeline:
         # scheduler (gatecrawl.distributed.scheduler); None otherwise.
         self.crawl_id: str | None = None
         self._crawl_run_ids: Any = None
-        crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
+        self.feed_dropped = settings.getbool("GATECRAWL_FEED_DROPPED")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -174,7 +175,7 @@ class ExportPipeline:
                 out.append((op[1], str(exc)))
         return out
 
-    async def _export(self, item: PageCapture) -> None:
+    async def _export(self, item: PageCapture) -> dict[str, str]:
         packet = dict(item.evidence or {})
         site = packet.get("site") or self.crawler.spider.name
         keys = page_keys(site, packet["url_key"])
@@ -196,6 +197,7 @@ class ExportPipeline:
             ops.append(("delete", keys["packet"]))
             self.stats.inc_value("gatecrawl/export/quarantined")
         written = [op[1] for op in ops if op[0] == "put"]
+        stored = {"markdown": keys["markdown"], "packet": keys["packet"]} if item.outcome == "kept" else {"quarantine": keys["quarantine"]}
         self._add_entry(
             {
                 "url": packet.get("url_final"),
@@ -217,6 +219,7 @@ class ExportPipeline:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(key)
                 logger.error("export failed for %s: %s", key, error)
+        return stored
 
     def _add_entry(self, entry: dict[str, Any]) -> None:
         self._open_spill()
@@ -234,13 +237,16 @@ class ExportPipeline:
             c["needs_render"] += 1
 
     async def process_item(self, item: Any) -> Any:
-        if isinstance(item, PageCapture) and item.evidence is not None:
-            await self._export(item)
-        return item
-
-    async def item_dropped(self, item: Any, response: Any, exception: Exception, spider: Any = None) -> None:
-        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "dropped":
-            await self._export(item)
+        """Store the page, announce it (``gatecrawl.signals.page_stored``), then hand the feeds a
+        JSON-friendly page record (:func:`gatecrawl.items.feed_item`); a dropped page leaves the
+        item flow here (quarantined, logged at INFO) unless ``GATECRAWL_FEED_DROPPED``."""
+        if not isinstance(item, PageCapture) or item.evidence is None:
+            return item
+        keys = await self._export(item)
+        self.crawler.signals.send_catch_log(signal=page_stored, item=item, keys=keys)
+        if item.outcome != "kept" and not self.feed_dropped:
+            raise DropItem(f"{item.drop_reason}: {item.url_final}", log_level="INFO")
+        return feed_item(item, keys)
 
     # -- run manifest -----------------------------------------------------------------
 
