@@ -38,6 +38,9 @@ class PageCapture:
     plain: dict[str, Any] | None = None
     """A rendered page's plain capture (``gatecrawl_plain_capture`` meta: url, status, headers,
     content_type, body); the pipeline converts both and keeps one (``capture_choice``)."""
+    render_attempts: int = 0
+    """Browser renders of this URL before this capture (``gatecrawl_render_attempts`` meta): a
+    capture of a render request is never escalated again, whatever answered it."""
     # Filled by ConvertPipeline:
     markdown: str | None = None
     evidence: dict[str, Any] | None = None
