@@ -158,3 +158,11 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
     assert packets and {p["run_id"] for p in packets} == {job}
     assert len(packets) == summary["counts"]["seen"]
     assert "Traceback" not in log_text, log_text[-4000:]
+
+    # The PDFs are read by worker processes started from the deployed egg (issue 16: they all
+    # ended as pdf_worker_crashed, "Not a directory", the worker's cwd being the egg file).
+    by_path = {urllib.parse.urlsplit(p["url_final"]).path: p for p in packets}
+    for path in ("/reports/annual-report.pdf", "/reports/methods.pdf"):
+        assert path in by_path, sorted(by_path)
+        got = by_path[path]
+        assert (got["outcome"], got["drop_reason"], got["reader"]) == ("kept", None, "pdf"), (path, got["drop_reason"], got["drop_detail"])
