@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.spiderloader import SpiderLoader
 
+from gatecrawl.envsettings import setting_list
 from gatecrawl.core.recipes import RecipeError, iter_recipe_sources, load_recipe_text
 from gatecrawl.spiders.recipe import RecipeSpider
 
@@ -22,7 +23,7 @@ def spider_class_for(recipe) -> type[RecipeSpider]:
 
 class RecipeSpiderLoader(SpiderLoader):
     def __init__(self, settings: BaseSettings) -> None:
-        self._recipe_dirs = tuple(settings.getlist("GATECRAWL_RECIPES_DIRS"))
+        self._recipe_dirs = tuple(setting_list(settings, "GATECRAWL_RECIPES_DIRS"))
         super().__init__(settings)
 
     def _load_all_spiders(self) -> None:

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 
+from gatecrawl.envsettings import setting_list
 from gatecrawl.core.egress import EgressDecision, EgressPolicy, load_resolver
 from gatecrawl.resolver import pin
 
@@ -63,7 +64,7 @@ class EgressMiddleware:
             raise NotConfigured("GATECRAWL_EGRESS_ENABLED is off")
         self.crawler = crawler
         self.stats = crawler.stats
-        allow = list(crawler.settings.getlist("GATECRAWL_EGRESS_ALLOW"))
+        allow = setting_list(crawler.settings, "GATECRAWL_EGRESS_ALLOW")
         if crawler.settings.getbool("GATECRAWL_EGRESS_ADMIT_START_URLS"):
             allow += start_url_entries(getattr(crawler.spider, "recipe", None))
         try:

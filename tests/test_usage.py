@@ -1,0 +1,54 @@
+"""How people run gatecrawl from a shell (issue 16): settings from the environment, the list
+forms Scrapy accepts, one-line errors with exit code 2, messages that name what to change."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from crawlutil import ROOT, TESTS, packets_by_url, probe_crawl
+
+pytestmark = pytest.mark.slow
+
+
+def scrapy(*args: str, env: dict | None = None, timeout: int = 120) -> subprocess.CompletedProcess:
+    """``scrapy ARGS`` from the project folder, the tests' helpers importable."""
+    full = {**os.environ, "PYTHONPATH": f"{TESTS}:{ROOT}", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=timeout)
+
+
+def test_egress_allow_json_list_form(tmp_path, recipes_dir, origin):
+    """``-s GATECRAWL_EGRESS_ALLOW='["host:port"]'``, the JSON list form Scrapy documents for list
+    settings, admits the host like the comma-separated form (it died in the resolver)."""
+    url = origin.url("/article/1")
+    run = probe_crawl(tmp_path, recipes_dir, [url], allow=json.dumps([f"127.0.0.3:{origin.port}"]))
+    assert "Traceback" not in run.stderr + run.log, (run.stderr + run.log)[-3000:]
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert packets_by_url(run)[url]["outcome"] == "kept"
+
+
+def test_settings_from_the_environment(tmp_path, recipes_dir, origin):
+    """GATECRAWL_RECIPES_DIRS, GATECRAWL_STORE_URI and GATECRAWL_RUN_ID are read from the
+    environment (only GATECRAWL_EGRESS_ALLOW was); -s still wins over them."""
+    listed = scrapy("list", env={"GATECRAWL_RECIPES_DIRS": str(recipes_dir)})
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    assert "probe" in listed.stdout.split()
+    store = tmp_path / "store"
+    env = {
+        "GATECRAWL_RECIPES_DIRS": str(recipes_dir),
+        "GATECRAWL_STORE_URI": f"file://{store}",
+        "GATECRAWL_RUN_ID": "from-env",
+        "GATECRAWL_EGRESS_ALLOW": f"127.0.0.3:{origin.port}",
+    }
+    done = scrapy("crawl", "probe", "-a", f"start_url={origin.url('/article/1')}", "-s", "ROBOTSTXT_OBEY=False", "--nolog", env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    manifest = json.loads((store / "probe" / "runs" / "from-env.json").read_text("utf-8"))
+    assert manifest["run_id"] == "from-env" and manifest["counts"]["kept"] == 1
+    other = tmp_path / "other"
+    done = scrapy("crawl", "probe", "-a", f"start_url={origin.url('/article/1')}", "-s", "ROBOTSTXT_OBEY=False", "-s", f"GATECRAWL_STORE_URI=file://{other}", "--nolog", env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (other / "probe" / "runs" / "from-env.json").exists()
