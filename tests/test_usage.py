@@ -52,3 +52,58 @@ def test_settings_from_the_environment(tmp_path, recipes_dir, origin):
     done = scrapy("crawl", "probe", "-a", f"start_url={origin.url('/article/1')}", "-s", "ROBOTSTXT_OBEY=False", "-s", f"GATECRAWL_STORE_URI=file://{other}", "--nolog", env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert (other / "probe" / "runs" / "from-env.json").exists()
+
+
+def _one_line(proc: subprocess.CompletedProcess) -> str:
+    err = proc.stderr.strip()
+    assert "Traceback" not in err, err[-3000:]
+    assert len(err.splitlines()) == 1, err[-3000:]
+    return err
+
+
+@pytest.mark.parametrize(
+    "arg, expected",
+    [
+        ("max_pages=abc", "spider argument max_pages: expected a positive integer, got 'abc'"),
+        ("render=sometimes", "spider argument render: must be one of auto, force, skip, got 'sometimes'"),
+        ("start_url=docs.example.org", "spider argument start_url: not an absolute http(s) URL"),
+    ],
+)
+@pytest.mark.parametrize("nolog", [False, True])
+def test_bad_spider_argument_is_one_line_and_exit_2(arg, expected, nolog):
+    proc = scrapy("crawl", "demo", "-a", arg, *(["--nolog"] if nolog else []))
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert expected in _one_line(proc)
+
+
+def test_unknown_spider_is_one_line_with_a_suggestion():
+    proc = scrapy("crawl", "dmeo", "--nolog")
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    line = _one_line(proc)
+    assert "no spider named 'dmeo'" in line and "did you mean 'demo'?" in line
+    proc = scrapy("crawl", "docs_site")
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    line = _one_line(proc)
+    assert "no spider named 'docs_site'" in line and "demo" in line and "scrapy list" in line
+
+
+def test_broken_recipe_names_file_and_key_and_spares_the_others(tmp_path):
+    extra = tmp_path / "recipes"
+    extra.mkdir()
+    bad = extra / "broken.toml"
+    bad.write_text('start_urls = ["https://x.example/"]\n[follow]\nmax_deep = 3\n')
+    (extra / "fine.toml").write_text('start_urls = ["https://y.example/"]\n')
+    env = {"GATECRAWL_RECIPES_DIRS": str(extra)}
+    listed = scrapy("list", env=env)
+    assert listed.returncode == 0, listed.stderr[-3000:]
+    assert {"demo", "fine"} <= set(listed.stdout.split()) and "broken" not in listed.stdout.split()
+    assert f"{bad}: key 'follow.max_deep': unknown key" in _one_line(listed)
+    crawl = scrapy("crawl", "broken", env=env)
+    assert crawl.returncode == 2, crawl.stderr[-3000:]
+    assert f"{bad}: key 'follow.max_deep': unknown key" in _one_line(crawl)
+
+
+def test_bad_setting_is_one_line_and_exit_2():
+    proc = scrapy("crawl", "demo", "-s", "GATECRAWL_EGRESS_ALLOW=[127.0.0.1", "--nolog")
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert "GATECRAWL_EGRESS_ALLOW" in _one_line(proc)

@@ -7,6 +7,8 @@
   run failed sets a stats key ``gatecrawl/exit/<reason>`` (for example
   ``gatecrawl/exit/export_pending``); the command then prints one line per reason and
   exits with status 1.
+- Problems the user can fix (unknown spider, broken recipe, bad spider argument or setting):
+  one line ``gatecrawl: error: ...`` on stderr and exit status 2, before anything starts.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
+
+from gatecrawl.commands import checks, fail
 
 _LIST_ARGS = ("start_url",)
 EXIT_PREFIX = "gatecrawl/exit/"
@@ -45,6 +49,24 @@ class Command(ScrapyCrawlCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         opts.spargs = merge_repeated(list(opts.spargs or []))
         super().process_options(args, opts)
+        if len(args) == 1:
+            self._check(args[0], opts.spargs)
+
+    def _check(self, name: str, spargs: dict) -> None:
+        """Fail with one line (exit 2) on what the user can fix, before any crawl starts."""
+        from scrapy.spiderloader import get_spider_loader
+
+        settings = self.settings
+        problem = checks.settings_problem(settings)
+        if problem:
+            fail(settings, problem)
+        loader = get_spider_loader(settings)
+        problem = checks.spider_problem(loader, name)
+        if problem:
+            fail(settings, problem)
+        problem = checks.spider_args_problem(loader.load(name), spargs)
+        if problem:
+            fail(settings, problem)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
