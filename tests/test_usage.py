@@ -107,3 +107,23 @@ def test_bad_setting_is_one_line_and_exit_2():
     proc = scrapy("crawl", "demo", "-s", "GATECRAWL_EGRESS_ALLOW=[127.0.0.1", "--nolog")
     assert proc.returncode == 2, proc.stderr[-3000:]
     assert "GATECRAWL_EGRESS_ALLOW" in _one_line(proc)
+
+
+def test_egress_blocked_local_site_names_the_setting_that_admits_it(tmp_path, recipes_dir, origin):
+    """A crawl of a local site that the egress policy refuses says which setting admits it."""
+    run = probe_crawl(tmp_path, recipes_dir, [origin.url("/article/1")], allow="")
+    assert run.returncode == 1 and origin.connections == 0
+    hint = f"GATECRAWL_EGRESS_ALLOW={origin.host}:{origin.port}"
+    assert hint in run.stderr, run.stderr[-3000:]
+    assert hint in run.log, run.log[-3000:]
+
+
+def test_convert_of_a_refused_url_gives_the_egress_reason(origin):
+    proc = scrapy("convert", origin.url("/article/1"), env={"GATECRAWL_EGRESS_ALLOW": ""})
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert origin.connections == 0
+    assert "dropped: egress_blocked (" in proc.stderr and "address_class=loopback" in proc.stderr, proc.stderr[-3000:]
+    assert "fetch_failed" not in proc.stderr
+    # convert is quiet by default: the verdict and the hint, not Scrapy's start-up log
+    assert len(proc.stderr.strip().splitlines()) <= 4, proc.stderr[-3000:]
+    assert f"GATECRAWL_EGRESS_ALLOW={origin.host}:{origin.port}" in proc.stderr

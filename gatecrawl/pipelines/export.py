@@ -442,6 +442,9 @@ def format_summary(summary: dict[str, Any], key: str, pending: int = 0, crawl_ke
     ]
     for reason, n in c["dropped_by_reason"].items():
         lines.append(f"    dropped {reason}: {n}")
+    hint = (summary.get("stats") or {}).get("gatecrawl/egress/admit_hint")
+    if hint and c["dropped_by_reason"].get("egress_blocked"):
+        lines.append(f"  egress_blocked: {hint}")
     lines.append(f"  store {summary['store_uri']}, run summary {key}")
     if crawl_key:
         lines.append(f"  crawl {summary.get('crawl_id')}: merged manifest {crawl_key}")
