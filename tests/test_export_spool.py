@@ -28,6 +28,9 @@ def test_identity_ignores_per_run_fields_only():
                                              conversion_ms=7, render={"navigation_ms": 9, "polls": 8, "main_found": True}))
     assert a != identity_sha256(key, _packet(markdown_sha256="cd"))
     assert a != identity_sha256(key, _packet(render={"navigation_ms": 5, "polls": 3, "main_found": False}))
+    # A render's transport count and context name vary per run (issue 16); elsewhere they count.
+    assert a == identity_sha256(key, _packet(render={"navigation_ms": 5, "polls": 3, "main_found": True, "bytes_received": 3044, "context": "gatecrawl:demo:1"}))
+    assert a != identity_sha256(key, _packet(bytes_received=1))
     # Markdown and run manifests: identity is the bytes.
     assert identity_sha256("demo/pages/x.md", b"a") != identity_sha256("demo/pages/x.md", b"b")
     assert identity_sha256("demo/runs/r.json", _packet()) != identity_sha256("demo/runs/r.json", _packet(run_id="r2"))

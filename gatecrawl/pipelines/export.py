@@ -61,7 +61,7 @@ from gatecrawl.items import PageCapture, feed_item
 from gatecrawl.signals import page_stored
 from gatecrawl.report.crawl import run_manifest_key, write_crawl_manifest
 from gatecrawl.store import StoreError, open_store, page_keys
-from gatecrawl.store.identity import identity_sha256
+from gatecrawl.store.identity import identity_sha256, run_facts
 from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
 
 if TYPE_CHECKING:
@@ -212,6 +212,7 @@ class ExportPipeline:
                 # Per-run facts: they are not part of the stored packet's identity.
                 "fetched_at": packet.get("fetched_at"),
                 "latency_ms": packet.get("latency_ms"),
+                "render": run_facts(packet),
             }
         )
         for key, error in await run_in_thread(self._apply, ops):
