@@ -173,7 +173,10 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
     for w in workers[:2]:
         text = w.text()
         assert "scrapy-playwright" not in text and "playwright/page_count" not in text, w.name
-        assert runs[w.name]["stats"].get("gatecrawl/distributed/enqueued/render", 0) > 0 or True
+        # Every escalation a fetch worker made went to the render queue, none was rendered there.
+        stats = runs[w.name]["stats"]
+        assert stats.get("gatecrawl/distributed/enqueued/render", 0) == stats.get("gatecrawl/render/requested", 0), (w.name, stats)
+        assert stats.get("gatecrawl/render/succeeded", 0) == 0, w.name
     assert sum(runs[w]["stats"].get("gatecrawl/distributed/dequeued/render", 0) for w in runs) == len(shells)
     assert runs["render"]["stats"].get("gatecrawl/distributed/dequeued/fetch", 0) == 0
     assert sum(runs[w]["stats"].get("gatecrawl/distributed/enqueued/render", 0) for w in ("fetch1", "fetch2")) == len(shells)
