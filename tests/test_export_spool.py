@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
+import stat
 
 import pytest
 
@@ -143,3 +145,16 @@ def test_s3_config_reads_scrapy_aws_settings_and_hides_secrets(tmp_path):
         assert "SK" not in store.uri and "SK" not in str(store.spool_root)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_local_store_files_follow_the_umask(tmp_path, umask, expected):
+    """Output files get the modes the user's umask gives new files (they were always 0600,
+    mkstemp's mode); the spool stays private."""
+    old = os.umask(umask)
+    try:
+        store = LocalStore(f"file://{tmp_path / 'out'}")
+        store.put("site/pages/a.md", b"# A\n", content_type="text/markdown")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "out" / "site" / "pages" / "a.md").stat().st_mode) == expected
