@@ -118,8 +118,10 @@ def test_egress_blocked_local_site_names_the_setting_that_admits_it(tmp_path, re
     assert hint in run.log, run.log[-3000:]
 
 
-def test_convert_of_a_refused_url_gives_the_egress_reason(origin):
-    proc = scrapy("convert", origin.url("/article/1"), env={"GATECRAWL_EGRESS_ALLOW": ""})
+def test_convert_of_a_refused_url_gives_the_egress_reason(origin, tmp_path):
+    out = tmp_path / "out"
+    proc = scrapy("convert", origin.url("/article/1"), "-s", f"GATECRAWL_STORE_URI=file://{out}", env={"GATECRAWL_EGRESS_ALLOW": ""})
+    assert not out.exists(), "scrapy convert writes no crawl report into the store"
     assert proc.returncode == 2, proc.stderr[-3000:]
     assert origin.connections == 0
     assert "dropped: egress_blocked (" in proc.stderr and "address_class=loopback" in proc.stderr, proc.stderr[-3000:]

@@ -23,7 +23,8 @@ from gatecrawl.core.convert import FetchInfo, convert
 
 class _OnePage(scrapy.Spider):
     name = "gatecrawl-convert"
-    custom_settings = {"ITEM_PIPELINES": {}, "ROBOTSTXT_OBEY": False, "GATECRAWL_SUMMARY_PRINT": False}
+    # One page, printed: no pipelines, no crawl report or progress line written anywhere.
+    custom_settings = {"ITEM_PIPELINES": {}, "ROBOTSTXT_OBEY": False, "GATECRAWL_SUMMARY_PRINT": False, "GATECRAWL_REPORT_ENABLED": False, "GATECRAWL_PROGRESS_INTERVAL": 0}
 
     def __init__(self, url: str, sink: dict, **kw: Any) -> None:
         super().__init__(**kw)
