@@ -203,3 +203,17 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
     extra_summary = store / "extra_site" / "runs" / f"{extra['jobid']}.json"
     assert extra_summary.exists(), (home / "logs" / "gatecrawl" / "extra_site" / f"{extra['jobid']}.log").read_text("utf-8", errors="replace")[-3000:]
     assert json.loads(extra_summary.read_text("utf-8"))["counts"]["kept"] == 1
+
+    # Failures are visible to Scrapyd users at the end of the job's log (listjobs.json shows no
+    # exit status): a crawl that kept nothing (its start URL refuses connections), and a bad
+    # spider argument, which stops the job before anything runs.
+    closed = f"http://127.0.0.1:{_free_port()}/"
+    for args, expected in (
+        ([("start_url", closed), ("render", "skip")], "gatecrawl: crawl failed: nothing_kept"),
+        ([("max_pages", "abc")], "gatecrawl: error: spider argument max_pages: expected a positive integer, got 'abc'"),
+    ):
+        failed = _api(base, "schedule.json", [("project", "gatecrawl"), ("spider", "extra_site"), *args, ("setting", f"GATECRAWL_STORE_URI=file://{store}")])
+        assert failed["status"] == "ok", failed
+        _wait_for(base, failed["jobid"], timeout=90)
+        tail = (home / "logs" / "gatecrawl" / "extra_site" / f"{failed['jobid']}.log").read_text("utf-8", errors="replace").rstrip().splitlines()[-1]
+        assert tail.endswith(expected), tail

@@ -17,15 +17,20 @@ from typing import Any, NoReturn
 EXIT_USAGE = 2
 
 
-def fail(settings: Any, message: str) -> NoReturn:
-    """Print ``gatecrawl: error: <message>`` on stderr (and into LOG_FILE) and exit 2."""
-    line = f"gatecrawl: error: {message}"
+def tell(settings: Any, line: str) -> None:
+    """Print ``line`` on stderr, and append it to LOG_FILE when one is set (the Scrapyd job log),
+    so that it is the log's tail too."""
     print(line, file=sys.stderr, flush=True)
     log_file = settings.get("LOG_FILE") if settings is not None else None
     if log_file:
         try:
             with open(log_file, "a", encoding=settings.get("LOG_ENCODING") or "utf-8") as fh:
-                fh.write(f"{datetime.now().strftime('%Y-%m-%d %H:%M:%S')} [gatecrawl] ERROR: {message}\n")
+                fh.write(f"{datetime.now().strftime('%Y-%m-%d %H:%M:%S')} [gatecrawl] ERROR: {line}\n")
         except OSError:
             pass  # the line is on stderr already
+
+
+def fail(settings: Any, message: str) -> NoReturn:
+    """``gatecrawl: error: <message>`` on stderr (and into LOG_FILE), then exit 2."""
+    tell(settings, f"gatecrawl: error: {message}")
     sys.exit(EXIT_USAGE)

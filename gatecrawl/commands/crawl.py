@@ -14,12 +14,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
-from gatecrawl.commands import checks, fail
+from gatecrawl.commands import checks, fail, tell
 
 _LIST_ARGS = ("start_url",)
 EXIT_PREFIX = "gatecrawl/exit/"
@@ -81,6 +80,6 @@ class Command(ScrapyCrawlCommand):
         reasons = exit_reasons(crawler.stats.get_stats() if crawler.stats else {})
         for reason in reasons:
             detail = crawler.stats.get_value(EXIT_PREFIX + reason)
-            print(f"gatecrawl: crawl failed: {reason}" + (f" ({detail})" if not isinstance(detail, (int, bool)) else f" ({detail})" if detail not in (1, True) else ""), file=sys.stderr)
+            tell(self.settings, f"gatecrawl: crawl failed: {reason}" + (f" ({detail})" if not isinstance(detail, (int, bool)) else f" ({detail})" if detail not in (1, True) else ""))
         if reasons:
             self.exitcode = 1
