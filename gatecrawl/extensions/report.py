@@ -10,7 +10,10 @@ in memory; the file is read back, then removed, when the report is written. When
     <site>/runs/reports/<run id>.summary.json   the JSON summary (gatecrawl.report/1)
     <site>/runs/reports/<run id>.html           the HTML report
 
-compared against the previous run of the site. Drift alerts are logged as warnings.
+compared against the latest earlier run of the site that is comparable (both succeeded, same
+render policy, not a distributed worker's share: :func:`gatecrawl.report.aggregate.comparable`).
+Drift alerts are printed once: under the summary, and as log warnings when the log goes to a
+file or no summary is printed.
 
 Settings: ``GATECRAWL_REPORT_ENABLED``, ``GATECRAWL_REPORT_HTML``, ``GATECRAWL_REPORT_HISTORY``, ``GATECRAWL_SPOOL_DIR``,
 ``GATECRAWL_REPORT_DRIFT_ESCALATION``, ``GATECRAWL_REPORT_DRIFT_DROP``, ``GATECRAWL_COST_*``.
@@ -122,6 +125,11 @@ class ReportExtension:
             },
             finish_reason=reason,
             stats=self.stats.get_stats() if self.stats else {},
+            conditions={
+                # What makes runs comparable (drift is computed only between comparable runs).
+                "render_policy": getattr(recipe, "render_policy", None),
+                "crawl_id": self._crawl_id(),
+            },
         )
         uri = self.settings.get("GATECRAWL_STORE_URI")
         options = {k: v for k, v in self.settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
@@ -156,13 +164,20 @@ class ReportExtension:
                 logger.error("crawl report: closing the store failed: %s", exc)
         alerts = summary["drift"]["alerts"]
         self.stats.set_value("gatecrawl/report/drift_alerts", len(alerts))
-        for a in alerts:
-            logger.warning("drift: %s", a["message"])
+        # Once: in the printed summary, or (no summary printed, or a log file) in the log.
+        if not self.print_summary or self.settings.get("LOG_FILE"):
+            for a in alerts:
+                logger.warning("drift: %s", a["message"])
         logger.info("crawl report: %s (summary %s)", keys["html"] if self.write_html else keys["record"], keys["summary"])
         if self.print_summary:
             lines = [f"  report {keys['html'] if self.write_html else keys['summary']}"]
             lines += [f"  DRIFT: {a['message']}" for a in alerts]
             print("\n".join(lines), file=sys.stderr)
+
+    def _crawl_id(self) -> str | None:
+        scheduler = getattr(getattr(self.crawler, "engine", None), "scheduler", None)
+        crawl_id = getattr(scheduler, "crawl_id", None)
+        return str(crawl_id) if crawl_id else None
 
     def _put(self, store: Any, key: str, data: bytes, content_type: str) -> None:
         try:
