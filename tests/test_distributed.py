@@ -217,6 +217,16 @@ def test_two_fetch_workers_and_a_render_worker_share_one_frontier(redis_server, 
                 b["url_requested"], b["reader"], b.get("drop_reason"), b.get("markdown_sha256")), k
 
 
+def _exported_by(store: Path, run_id: str) -> int:
+    n = 0
+    for p in (store / "demo" / "pages").glob("[!.]*.json") if (store / "demo" / "pages").exists() else ():
+        try:
+            n += f'"run_id": "{run_id}"' in p.read_text("utf-8")
+        except FileNotFoundError:
+            continue
+    return n
+
+
 def test_sigkill_mid_crawl_loses_no_url(redis_server, tmp_path):
     site = BigSite(shells=False, delay=0.3).start()
     try:
@@ -233,7 +243,9 @@ def test_sigkill_mid_crawl_loses_no_url(redis_server, tmp_path):
             owners = client.hvals(f"gatecrawl:demo:{crawl_id}:owner")
             held = sum(1 for o in owners if o.decode().split("-")[-2] == str(victim.proc.pid))
             exported = len(list((store / "demo" / "pages").glob("*.json"))) if (store / "demo" / "pages").exists() else 0
-            if held >= 8 and exported >= 30:
+            # ...and once the victim itself has exported pages (the other worker may start first
+            # and export 30 pages alone; the victim's exports are checked below).
+            if held >= 8 and exported >= 30 and _exported_by(store, f"{crawl_id}-victim") >= 3:
                 break
             time.sleep(0.05)
         assert victim.proc.poll() is None, "the victim finished before it could be killed"
