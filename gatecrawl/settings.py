@@ -45,6 +45,9 @@ GATECRAWL_RUN_ID = _env("GATECRAWL_RUN_ID", None)
 # Feeds (-O pages.jsonl, FEEDS) get one JSON record per kept page; also the dropped pages
 # (outcome, drop_reason, drop_detail, quarantine key) when True.
 GATECRAWL_FEED_DROPPED = False
+# Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest
+# outcome, drop reason, title and store keys, one JSON line each, sorted by URL.
+GATECRAWL_INDEX_ENABLED = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.

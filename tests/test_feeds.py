@@ -48,6 +48,16 @@ def test_dash_o_writes_one_json_line_per_kept_page(tmp_path, recipes_dir, origin
     assert summary["counts"]["seen"] == 3 and summary["counts"]["dropped"] == 1
     record = next((run.store / "probe" / "runs" / "reports").glob("*.record.json"))
     assert len(json.loads(record.read_text("utf-8"))["pages"]) == 3
+    # <site>/index.jsonl says which file is which page, kept or dropped.
+    index = _lines(run.store / "probe" / "index.jsonl")
+    assert [r["url"] for r in index] == sorted(packets)
+    for r in index:
+        p = packets[r["url"]]
+        if p["outcome"] == "kept":
+            assert (r["markdown"], r["packet"]) == (f"probe/pages/{p['url_key']}.md", f"probe/pages/{p['url_key']}.json")
+            assert r["title"] == p["fields"]["title"] and r["drop_reason"] is None
+        else:
+            assert (r["markdown"], r["packet"], r["drop_reason"]) == (None, f"probe/quarantine/{p['url_key']}.json", "http_error")
 
 
 def test_feed_dropped_setting_adds_dropped_pages(tmp_path, recipes_dir, origin):

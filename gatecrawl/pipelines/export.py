@@ -5,6 +5,8 @@ Keys (deterministic, from the canonical final URL; an ``s3://bucket/prefix`` sto
 
 - kept: ``<site>/pages/<sha256>.md`` and ``<site>/pages/<sha256>.json``;
 - dropped: ``<site>/quarantine/<sha256>.json``;
+- per site: ``<site>/index.jsonl``, every URL stored for the site with its latest outcome, title
+  and keys (single-process runs; a distributed crawl has its merged manifest);
 - per run: ``<site>/runs/<run id>.json``, the run manifest: counts, drop reasons, every key of the
   run with what happened to it (``put``, ``unchanged``, ``deleted``, ``absent``, ``pending``), and
   the per-run facts of each page (``fetched_at``, ``latency_ms``), and ``crawl_id`` (the shared
@@ -113,6 +115,7 @@ class ExportPipeline:
         self.crawl_id: str | None = None
         self._crawl_run_ids: Any = None
         self.feed_dropped = settings.getbool("GATECRAWL_FEED_DROPPED")
+        self.write_index = settings.getbool("GATECRAWL_INDEX_ENABLED")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -209,6 +212,7 @@ class ExportPipeline:
                 "markdown_sha256": packet.get("markdown_sha256"),
                 "needs_render": packet.get("needs_render"),
                 "reader": packet.get("reader"),
+                "title": (packet.get("fields") or {}).get("title"),
                 # Per-run facts: they are not part of the stored packet's identity.
                 "fetched_at": packet.get("fetched_at"),
                 "latency_ms": packet.get("latency_ms"),
@@ -344,6 +348,12 @@ class ExportPipeline:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(k)
                 logger.error("could not write the run manifest %s: %s", k, error)
+        if self.write_index and not self.crawl_id:
+            index_key, error = await run_in_thread(self._write_index, data)
+            if error is not None:
+                self.stats.inc_value("gatecrawl/export/failed")
+                self.failed_keys.append(index_key)
+                logger.error("could not write the site index %s: %s", index_key, error)
         pending = await run_in_thread(store.flush, self.flush_timeout)
         crawl_key = None
         if self.crawl_id:
@@ -369,6 +379,45 @@ class ExportPipeline:
         if self.print_summary:
             print(format_summary(summary, key, pending, crawl_key), file=sys.stderr)
 
+    def _write_index(self, manifest: bytes) -> tuple[str, str | None]:
+        """Runs in a thread: ``<site>/index.jsonl``, one line per URL the site's runs stored (its
+        latest state: outcome, drop reason, title, Markdown and packet keys), sorted by URL; this
+        run's pages replace their earlier lines. No per-run fields: an unchanged site leaves it
+        unchanged. Returns (key, error or None)."""
+        assert self.store is not None
+        doc = json.loads(manifest)
+        key = index_key(doc["site"])
+        try:
+            old = self.store.get(key)
+        except StoreError as exc:
+            # Not lost: the pages and the manifest are stored; the next run writes the index.
+            logger.warning("site index %s not updated: %s", key, exc)
+            return key, None
+        try:
+            entries: dict[str, dict[str, Any]] = {}
+            for line in (old or b"").decode("utf-8", errors="replace").splitlines():
+                try:
+                    e = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(e, dict) and isinstance(e.get("url"), str):
+                    entries[e["url"]] = e
+            for p in doc["pages"]:
+                keys = p.get("keys") or []
+                entries[p["url"]] = {
+                    "url": p["url"],
+                    "outcome": p.get("outcome"),
+                    "drop_reason": p.get("drop_reason"),
+                    "title": p.get("title"),
+                    "markdown": next((k for k in keys if k.endswith(".md")), None),
+                    "packet": next((k for k in keys if k.endswith(".json")), None),
+                }
+            data = "".join(json.dumps(entries[u], sort_keys=True, ensure_ascii=False) + "\n" for u in sorted(entries)).encode("utf-8")
+            self.store.put(key, data, content_type="application/x-ndjson", metadata=self._metadata(key, data, {}))
+        except (StoreError, ValueError, KeyError) as exc:
+            return key, str(exc)
+        return key, None
+
     def _registered_runs(self) -> list[str] | None:
         try:
             return self._crawl_run_ids() if self._crawl_run_ids else None
@@ -388,6 +437,10 @@ class ExportPipeline:
         except Exception as exc:  # noqa: BLE001 - the merge must never break closing the export
             return None, f"{type(exc).__name__}: {exc}" if not isinstance(exc, StoreError) else str(exc)
         return key, None
+
+
+def index_key(site: str) -> str:
+    return f"{site}/index.jsonl"
 
 
 def _first(record: Any) -> Any:
