@@ -74,3 +74,18 @@ def test_feed_dropped_setting_adds_dropped_pages(tmp_path, recipes_dir, origin):
     assert dropped["status"] == 404 and dropped["markdown"] is None
     assert dropped["keys"] == {"quarantine": f"probe/quarantine/{packets_by_url(run)[origin.url('/status/404')]['url_key']}.json"}
     assert dropped["drop_detail"]
+
+
+def test_markdown_front_matter_names_the_page(tmp_path, recipes_dir, origin):
+    url = origin.url("/article/3")
+    run = probe_crawl(tmp_path, recipes_dir, [url], allow=f"127.0.0.3:{origin.port}", extra={"GATECRAWL_MARKDOWN_FRONT_MATTER": True})
+    assert run.returncode == 0, run.stderr[-3000:]
+    p = packets_by_url(run)[url]
+    text = (run.store / "probe" / "pages" / f"{p['url_key']}.md").read_text("utf-8")
+    head, sep, body = text.partition("\n---\n\n")
+    assert sep and head.splitlines() == [
+        "---", f'url: "{url}"', 'title: "Article 3"', 'recipe: "probe"', f'packet: "probe/pages/{p["url_key"]}.json"', f'markdown_sha256: "{p["markdown_sha256"]}"',
+    ]
+    import hashlib
+
+    assert hashlib.sha256(body.encode("utf-8")).hexdigest() == p["markdown_sha256"] and body.startswith("# Article 3")

@@ -116,6 +116,7 @@ class ExportPipeline:
         self._crawl_run_ids: Any = None
         self.feed_dropped = settings.getbool("GATECRAWL_FEED_DROPPED")
         self.write_index = settings.getbool("GATECRAWL_INDEX_ENABLED")
+        self.front_matter = settings.getbool("GATECRAWL_MARKDOWN_FRONT_MATTER")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -186,7 +187,7 @@ class ExportPipeline:
         if item.outcome == "kept":
             packet["markdown_key"] = keys["markdown"]
             packet["packet_key"] = keys["packet"]
-            md = (item.markdown or "").encode("utf-8")
+            md = ((front_matter(packet, keys["packet"]) if self.front_matter else "") + (item.markdown or "")).encode("utf-8")
             data = ev.dumps(packet)
             ops.append(("put", keys["markdown"], md, "text/markdown; charset=utf-8", self._metadata(keys["markdown"], md, packet)))
             ops.append(("put", keys["packet"], data, "application/json", self._metadata(keys["packet"], data, packet)))
@@ -437,6 +438,23 @@ class ExportPipeline:
         except Exception as exc:  # noqa: BLE001 - the merge must never break closing the export
             return None, f"{type(exc).__name__}: {exc}" if not isinstance(exc, StoreError) else str(exc)
         return key, None
+
+
+def front_matter(packet: dict[str, Any], packet_key: str) -> str:
+    """YAML front matter for a kept page's ``.md`` file: url, title, recipe, packet key and the
+    body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any character safe).
+    No per-run fields (``fetched_at`` is in the packet and the run manifest), so the file of an
+    unchanged page keeps its bytes."""
+    fields = packet.get("fields") or {}
+    recipe = packet.get("recipe") or {}
+    rows = [
+        ("url", packet.get("url_final")),
+        ("title", fields.get("title")),
+        ("recipe", recipe.get("name")),
+        ("packet", packet_key),
+        ("markdown_sha256", packet.get("markdown_sha256")),
+    ]
+    return "---\n" + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in rows) + "---\n\n"
 
 
 def index_key(site: str) -> str:
