@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -320,3 +321,23 @@ def test_pickle_payload_in_the_queue_is_rejected_not_executed(redis_server, tmp_
         client.close()
     finally:
         site.stop()
+
+
+def test_fetch_workers_without_a_render_worker_say_so(redis_server, site, tmp_path):
+    """Fetch workers left with only render tasks and no render worker alive waited in silence
+    ('+0 in 10s'): they now name the missing render worker, and the progress line shows the
+    shared frontier's depths."""
+    crawl_id = "n" + uuid.uuid4().hex[:10]
+    worker = start_worker("lonely", tmp_path, redis_server.url, crawl_id, site.base_url + "/", tmp_path / "store", "fetch", GATECRAWL_PROGRESS_INTERVAL="1")
+    deadline = time.monotonic() + 90
+    text = ""
+    while time.monotonic() < deadline and "no render worker" not in text:
+        time.sleep(0.5)
+        text = worker.text()
+        assert worker.proc.poll() is None, text[-3000:]
+    worker.proc.terminate()
+    worker.wait(60)
+    text = worker.text()
+    assert "render tasks wait and no render worker is running" in text and "GATECRAWL_WORKER_ROLE=render" in text, text[-3000:]
+    assert re.search(r"gatecrawl progress: .*frontier: fetch \d+, render [1-9]\d*, in processing \d+", text), text[-3000:]
+    assert text.count("no render worker is running") <= 3, "said once in a while, not on every poll"
