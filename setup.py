@@ -1,20 +1,21 @@
-"""Packaging for Scrapyd eggs (``scrapyd-deploy``); development uses requirements*.txt.
+"""The package layout (metadata and the console command are in pyproject.toml).
 
-The egg carries the recipes (``recipes/*.toml``) and the evidence-packet JSON schema as package
-data. Both are read with ``importlib.resources``, so the egg works zipped.
+``pip install .`` builds a wheel from it, and ``scrapyd-deploy`` runs ``python setup.py
+bdist_egg`` for Scrapyd. The checkout's top-level ``recipes/`` folder is installed as the package
+``gatecrawl.recipes`` (its ``*.toml`` files as package data), so the only top-level package is
+``gatecrawl``; the recipes and the evidence-packet schema are read with ``importlib.resources``,
+so a zipped egg works.
 """
 
 from setuptools import find_packages, setup
 
 setup(
-    name="gatecrawl",
-    version="0.1.0",
-    packages=find_packages(include=["gatecrawl", "gatecrawl.*", "recipes"]),
+    packages=find_packages(include=["gatecrawl", "gatecrawl.*"]) + ["gatecrawl.recipes"],
+    package_dir={"gatecrawl.recipes": "recipes"},
     package_data={
-        "recipes": ["*.toml"],
+        "gatecrawl.recipes": ["*.toml"],
         "gatecrawl.schema": ["*.json"],
     },
     include_package_data=False,
     zip_safe=True,
-    entry_points={"scrapy": ["settings = gatecrawl.settings"]},
 )

@@ -17,6 +17,7 @@ Supports ``CONNECT host:port`` (HTTPS tunnels, pinned) and absolute-form plain H
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -46,6 +47,16 @@ class _Counters:
     blocked: list[BlockedAttempt] = field(default_factory=list)
 
 
+def _where(host: str, port: int) -> str:
+    """The destination as a log may name it: a host name with its port; an address literal only
+    by its kind (logs never echo internal addresses)."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return f"{host}:{port}"
+    return f"an address literal, port {port}"
+
+
 class EgressProxy:
     def __init__(self, policy: EgressPolicy, host: str = "127.0.0.1", port: int = 0, connect_timeout: float = 10.0) -> None:
         self.policy = policy
@@ -55,6 +66,7 @@ class EgressProxy:
         self.counters = _Counters()
         self._server: asyncio.base_events.Server | None = None
         self._decisions: dict[tuple[str, int], EgressDecision] = {}
+        self._reported: set[str] = set()
 
     @property
     def url(self) -> str:
@@ -93,7 +105,12 @@ class EgressProxy:
 
     def _refuse(self, host: str, port: int, decision: EgressDecision) -> bytes:
         self.counters.blocked.append(BlockedAttempt(host, port, decision.reason or "egress_blocked", decision.detail or ""))
-        logger.info("browser egress refused (%s)", decision.describe())
+        where = _where(host, port)
+        # Once per destination at INFO (a page's trackers, Chromium's own update and sign-in
+        # calls repeat on every page); the repeats at DEBUG.
+        level = logging.DEBUG if where in self._reported else logging.INFO
+        self._reported.add(where)
+        logger.log(level, "browser egress refused: %s (%s)", where, decision.describe())
         body = f"gatecrawl egress policy: {decision.reason}\n".encode()
         marker = f"{decision.reason}; {decision.detail or ''}".encode()
         return (

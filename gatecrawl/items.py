@@ -38,6 +38,9 @@ class PageCapture:
     plain: dict[str, Any] | None = None
     """A rendered page's plain capture (``gatecrawl_plain_capture`` meta: url, status, headers,
     content_type, body); the pipeline converts both and keeps one (``capture_choice``)."""
+    render_attempts: int = 0
+    """Browser renders of this URL before this capture (``gatecrawl_render_attempts`` meta): a
+    capture of a render request is never escalated again, whatever answered it."""
     # Filled by ConvertPipeline:
     markdown: str | None = None
     evidence: dict[str, Any] | None = None
@@ -54,3 +57,33 @@ def first_headers(headers: Any) -> dict[str, str]:
             continue
         out[name] = v[0].decode("latin-1") if v else ""
     return out
+
+
+def feed_item(item: PageCapture, keys: dict[str, str]) -> dict[str, Any]:
+    """What the feeds (``-O pages.jsonl``, ``FEEDS``) get for one stored page: plain JSON types
+    only, no raw body, no headers. ``keys`` are its store keys (``markdown`` and ``packet`` for a
+    kept page, ``quarantine`` for a dropped one)."""
+    ev = item.evidence or {}
+    fields = ev.get("fields") or {}
+    kept = item.outcome == "kept"
+    return {
+        "url": ev.get("url_final") or item.url_final,
+        "url_requested": ev.get("url_requested") or item.url_requested,
+        "status": ev.get("http_status", item.http_status),
+        "outcome": item.outcome,
+        "drop_reason": None if kept else item.drop_reason,
+        "drop_detail": None if kept else ev.get("drop_detail"),
+        "title": fields.get("title"),
+        "fields": dict(fields),
+        "markdown": item.markdown if kept else None,
+        "markdown_sha256": ev.get("markdown_sha256") if kept else None,
+        "keys": dict(keys),
+        "site": ev.get("site"),
+        "run_id": ev.get("run_id"),
+        "fetched_at": ev.get("fetched_at"),
+        "reader": ev.get("reader"),
+        "page_type": ev.get("page_type"),
+        "content_type": ev.get("content_type"),
+        "needs_render": ev.get("needs_render"),
+        "quality_score": ev.get("quality_score"),
+    }

@@ -11,7 +11,8 @@ from gatecrawl.core.redact import redact_url
 
 
 def _url(item: Any) -> str:
-    return redact_url(str(getattr(item, "url_final", "") or ""))
+    url = item.get("url") if isinstance(item, dict) else getattr(item, "url_final", "")
+    return redact_url(str(url or ""))
 
 
 class GatecrawlLogFormatter(logformatter.LogFormatter):

@@ -22,6 +22,7 @@ from twisted.internet.interfaces import IHostnameResolver, IHostResolution, IRes
 from twisted.internet.threads import deferToThreadPool
 from zope.interface import implementer
 
+from gatecrawl.envsettings import setting_list
 from gatecrawl.core.egress import EgressPolicy, load_resolver
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ class EgressResolver:
     @classmethod
     def from_crawler(cls, crawler: Any, reactor: ReactorBase) -> "EgressResolver":
         s = crawler.settings
-        return cls(reactor, s.getlist("GATECRAWL_EGRESS_ALLOW"), s.get("GATECRAWL_EGRESS_RESOLVER"))
+        return cls(reactor, setting_list(s, "GATECRAWL_EGRESS_ALLOW"), s.get("GATECRAWL_EGRESS_RESOLVER"))
 
     def install_on_reactor(self) -> None:
         self.reactor.installNameResolver(self)

@@ -10,14 +10,18 @@ NEWSPIDER_MODULE = "gatecrawl.spiders"
 SPIDER_LOADER_CLASS = "gatecrawl.spiderloader.RecipeSpiderLoader"
 COMMANDS_MODULE = "gatecrawl.commands"
 
+# Store, spool, recipe folders, run id and distributed-mode names may come from environment
+# variables of the same name (gatecrawl.envsettings.ENV_SETTINGS); -s and spider arguments win.
+from gatecrawl.envsettings import env_default as _env  # noqa: E402
+
 # --- gatecrawl -------------------------------------------------------------------------
 # Where packets, Markdown and run summaries go: file://PATH (default) or s3://bucket/prefix.
-GATECRAWL_STORE_URI = "file://./output"
+GATECRAWL_STORE_URI = _env("GATECRAWL_STORE_URI", "file://./output")
 # S3 export (s3:// store URIs). Credentials, endpoint, region and TLS come from Scrapy's AWS_*
 # settings (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_ENDPOINT_URL,
 # AWS_REGION_NAME, AWS_USE_SSL, AWS_VERIFY).
 # Local spool for objects not yet uploaded; one subfolder per store URI. Relative to the cwd.
-GATECRAWL_SPOOL_DIR = ".gatecrawl-spool"
+GATECRAWL_SPOOL_DIR = _env("GATECRAWL_SPOOL_DIR", ".gatecrawl-spool")
 # Upload threads (never the reactor thread).
 GATECRAWL_EXPORT_THREADS = 4
 # Seconds the end of a crawl waits for uploads before reporting the rest as pending.
@@ -35,9 +39,18 @@ GATECRAWL_S3_BREAKER_COOLDOWN = 30
 # Redact secrets (credential headers, URL credentials, secret parameters) in log records and stats.
 GATECRAWL_REDACTION_ENABLED = True
 # Extra folders searched for recipe files, after the packaged recipes/ folder.
-GATECRAWL_RECIPES_DIRS = []
+GATECRAWL_RECIPES_DIRS = _env("GATECRAWL_RECIPES_DIRS", [])
 # Run identifier naming the run summary; default: Scrapyd's SCRAPY_JOB, else a UTC timestamp.
-GATECRAWL_RUN_ID = None
+GATECRAWL_RUN_ID = _env("GATECRAWL_RUN_ID", None)
+# Feeds (-O pages.jsonl, FEEDS) get one JSON record per kept page; also the dropped pages
+# (outcome, drop_reason, drop_detail, quarantine key) when True.
+GATECRAWL_FEED_DROPPED = False
+# Start each kept page's .md file with YAML front matter (url, title, recipe, packet key,
+# markdown_sha256 of the body that follows).
+GATECRAWL_MARKDOWN_FRONT_MATTER = False
+# Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest
+# outcome, drop reason, title and store keys, one JSON line each, sorted by URL.
+GATECRAWL_INDEX_ENABLED = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.
@@ -106,9 +119,9 @@ GATECRAWL_BROWSER_CONTEXT_MAX_PAGES = 100
 
 # Distributed mode (scrapy-redis): set GATECRAWL_REDIS_URL (redis://host:port/db) and every
 # worker given the same crawl id shares one frontier; None: a normal single-process crawl.
-GATECRAWL_REDIS_URL = None
+GATECRAWL_REDIS_URL = _env("GATECRAWL_REDIS_URL", None)
 # Name of the shared crawl (same on every worker; spider argument crawl_id also works).
-GATECRAWL_CRAWL_ID = None
+GATECRAWL_CRAWL_ID = _env("GATECRAWL_CRAWL_ID", None)
 # What this worker takes from the frontier: "fetch" (plain HTTP only, never starts Chromium),
 # "render" (only requests with playwright meta), or "all".
 GATECRAWL_WORKER_ROLE = "all"

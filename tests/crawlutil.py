@@ -65,8 +65,9 @@ min_markdown_chars = 50
 """
 
 
-def probe_crawl(tmp_path: Path, recipes_dir: Path, start_urls, *, allow: str = "", dns: dict | None = None, extra: dict | None = None, name: str = "store", timeout: int = 300) -> CrawlRun:
-    """Crawl with the test recipe ``probe`` and a strict egress policy (only ``allow`` admitted)."""
+def probe_crawl(tmp_path: Path, recipes_dir: Path, start_urls, *, allow: str = "", dns: dict | None = None, extra: dict | None = None, name: str = "store", timeout: int = 300, args: tuple[str, ...] = ()) -> CrawlRun:
+    """Crawl with the test recipe ``probe`` and a strict egress policy (only ``allow`` admitted);
+    ``args`` are further command-line arguments (``-O out.jsonl``, ``-a max_pages=3``)."""
     env = {"GATECRAWL_EGRESS_ALLOW": "", "PYTHONPATH": f"{TESTS}:{ROOT}"}
     settings = {"GATECRAWL_RECIPES_DIRS": str(recipes_dir), "GATECRAWL_EGRESS_ALLOW": allow, "RETRY_TIMES": 0, "ROBOTSTXT_OBEY": False}
     if dns is not None:
@@ -75,7 +76,7 @@ def probe_crawl(tmp_path: Path, recipes_dir: Path, start_urls, *, allow: str = "
         env["FAKEDNS_FILE"] = str(f)
         settings["GATECRAWL_EGRESS_RESOLVER"] = "fakedns:resolve"
     settings.update(extra or {})
-    return run_crawl("probe", tmp_path / name, "-a", "start_url=" + " ".join(start_urls), settings=settings, env=env, timeout=timeout)
+    return run_crawl("probe", tmp_path / name, "-a", "start_url=" + " ".join(start_urls), *args, settings=settings, env=env, timeout=timeout)
 
 
 def packets_by_url(run: CrawlRun, site: str = "probe") -> dict[str, dict]:

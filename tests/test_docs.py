@@ -42,3 +42,15 @@ def test_every_meta_key_is_documented():
         keys |= set(re.findall(r"[\"'](gatecrawl_[a-z_]+)[\"']", path.read_text("utf-8")))
     missing = sorted(k for k in keys if f"`{k}`" not in README)
     assert not missing, missing
+
+
+def test_readme_command_examples_name_spiders_that_exist():
+    """Every `scrapy crawl/report NAME` in the README's shell examples names a packaged recipe
+    (or a placeholder such as <site>/SITE): a copied example must not end in 'no spider'."""
+    recipes = {p.stem for p in (ROOT / "recipes").glob("*.toml")}
+    blocks = re.findall(r"```sh\n(.*?)```", README, re.S)
+    assert blocks
+    names = re.findall(r"\bscrapy (?:crawl|report) (\S+)", "\n".join(blocks))
+    assert names
+    wrong = sorted({n for n in names if n not in recipes and not n.startswith("<") and not n.isupper()})
+    assert not wrong, wrong

@@ -67,3 +67,20 @@ def test_connect_tunnels_are_checked_and_pinned(proxy, origin, canary):
 def test_non_http_schemes_are_refused(proxy):
     status, body = _get(proxy, "ftp://127.0.0.3/x")
     assert status == 403 and b"scheme_blocked" in body
+
+
+def test_refusals_are_logged_once_per_destination_naming_host_names_only(proxy, caplog):
+    """A refused host name is named (Chromium's own background calls showed as refusals with no
+    host), once per destination; an address literal is never echoed, only its kind."""
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="gatecrawl.egress_proxy"):
+        for _ in range(3):
+            # (a name from /etc/hosts: no DNS query leaves the machine)
+            assert _get(proxy, "http://localhost/service/update2")[0] == 403
+        assert _get(proxy, "http://169.254.169.254/latest/meta-data/")[0] == 403
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert lines == [
+        "browser egress refused: localhost:80 (egress_blocked: address_class=loopback)",
+        "browser egress refused: an address literal, port 80 (egress_blocked: address_class=link_local)",
+    ]

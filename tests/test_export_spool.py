@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
+import stat
 
 import pytest
 
@@ -28,6 +30,9 @@ def test_identity_ignores_per_run_fields_only():
                                              conversion_ms=7, render={"navigation_ms": 9, "polls": 8, "main_found": True}))
     assert a != identity_sha256(key, _packet(markdown_sha256="cd"))
     assert a != identity_sha256(key, _packet(render={"navigation_ms": 5, "polls": 3, "main_found": False}))
+    # A render's transport count and context name vary per run (issue 16); elsewhere they count.
+    assert a == identity_sha256(key, _packet(render={"navigation_ms": 5, "polls": 3, "main_found": True, "bytes_received": 3044, "context": "gatecrawl:demo:1"}))
+    assert a != identity_sha256(key, _packet(bytes_received=1))
     # Markdown and run manifests: identity is the bytes.
     assert identity_sha256("demo/pages/x.md", b"a") != identity_sha256("demo/pages/x.md", b"b")
     assert identity_sha256("demo/runs/r.json", _packet()) != identity_sha256("demo/runs/r.json", _packet(run_id="r2"))
@@ -140,3 +145,16 @@ def test_s3_config_reads_scrapy_aws_settings_and_hides_secrets(tmp_path):
         assert "SK" not in store.uri and "SK" not in str(store.spool_root)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_local_store_files_follow_the_umask(tmp_path, umask, expected):
+    """Output files get the modes the user's umask gives new files (they were always 0600,
+    mkstemp's mode); the spool stays private."""
+    old = os.umask(umask)
+    try:
+        store = LocalStore(f"file://{tmp_path / 'out'}")
+        store.put("site/pages/a.md", b"# A\n", content_type="text/markdown")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "out" / "site" / "pages" / "a.md").stat().st_mode) == expected

@@ -145,12 +145,13 @@ def test_scrapy_list_shows_one_spider_per_recipe(tmp_path):
     assert sorted(names) == sorted(expected)
 
 
-def test_broken_recipe_stops_scrapy_with_file_key_and_reason(tmp_path):
+def test_broken_recipe_is_named_with_file_key_and_reason_and_never_runs(tmp_path):
     bad = tmp_path / "broken.toml"
     bad.write_text('start_urls = ["https://x.example/"]\n[follow]\nmax_depth = "deep"\n')
     proc = _scrapy("list", extra_dir=str(tmp_path))
-    assert proc.returncode != 0
+    # The other spiders are still listed (Scrapyd's listspiders needs status 0).
+    assert proc.returncode == 0 and "demo" in proc.stdout.split() and "broken" not in proc.stdout.split()
     assert f"{bad}: key 'follow.max_depth': expected an integer" in proc.stderr
-    crawl = _scrapy("crawl", "demo", extra_dir=str(tmp_path))
-    assert crawl.returncode != 0
-    assert "follow.max_depth" in crawl.stderr
+    crawl = _scrapy("crawl", "broken", extra_dir=str(tmp_path))
+    assert crawl.returncode == 2
+    assert f"{bad}: key 'follow.max_depth': expected an integer" in crawl.stderr

@@ -61,8 +61,13 @@ def crawl(store: Path, base: str, paths: list[str], *args: str, settings: dict |
 
 
 @pytest.fixture(scope="module")
-def demo_crawl(demo_server, tmp_path_factory):
-    return crawl(tmp_path_factory.mktemp("demo"), demo_server.base_url, ["/"])
+def demo_store(tmp_path_factory):
+    return tmp_path_factory.mktemp("demo")
+
+
+@pytest.fixture(scope="module")
+def demo_crawl(demo_server, demo_store):
+    return crawl(demo_store, demo_server.base_url, ["/"])
 
 
 def test_demo_outcomes_match_expected(demo_crawl):
@@ -214,3 +219,26 @@ def test_chromium_killed_mid_crawl_is_survived(demo_server, tmp_path):
     kept = [p for p in shells if packets[p]["outcome"] == "kept" and packets[p]["reader"] == "render"]
     assert len(kept) >= len(shells) - 1, {p: (packets[p]["outcome"], packets[p]["drop_reason"]) for p in shells}
     assert stats["gatecrawl/browser/page_closed"] == stats["gatecrawl/browser/page_opened"]
+
+
+def test_second_crawl_with_renders_rewrites_nothing(demo_crawl, demo_store, demo_server):
+    """Renders included (not render=skip): a second crawl of the unchanged demo site rewrites no
+    object of a page whose outcome and Markdown are unchanged; what differs per run (render
+    timings, bytes received, polls, the context) is in the run manifest. (/dyn/ticker changes its
+    text all the time, and a render near its time budget may flip on a loaded machine: such pages
+    did change, and are compared on what they are.)"""
+    runs = demo_store / "demo" / "runs"
+    first_runs = set(runs.glob("*.json"))
+    (first,) = first_runs
+    _, stats, _ = crawl(demo_store, demo_server.base_url, ["/"])
+    (second,) = set(runs.glob("*.json")) - first_runs
+    before = {p["url"]: p for p in json.loads(first.read_text("utf-8"))["pages"]}
+    after = json.loads(second.read_text("utf-8"))["pages"]
+    same = [p for p in after if p["url"] in before and (p["outcome"], p["drop_reason"], p["markdown_sha256"]) == tuple(before[p["url"]][k] for k in ("outcome", "drop_reason", "markdown_sha256"))]
+    rendered = [p for p in same if p["reader"] == "render"]
+    assert len(same) >= len(after) - 3 and len(rendered) >= 5, (len(same), len(after), len(rendered))
+    rewritten = {p["url"]: p["objects"] for p in same if set(p["objects"].values()) - {"unchanged", "absent"}}
+    assert not rewritten, rewritten
+    assert all(p["render"] and "bytes_received" in p["render"] for p in rendered), "per-run render facts go to the manifest"
+    changed = len(after) - len(same)
+    assert stats.get("gatecrawl/export/put", 0) <= 1 + 2 * changed, stats  # the new run manifest (+ changed pages)

@@ -146,16 +146,16 @@ def site():
     s.stop()
 
 
-def _crawl(tmp: Path, site: _Site, paths: list[str], settings: dict | None = None, args: tuple = ()):
+def _crawl(tmp: Path, site: _Site, paths: list[str], settings: dict | None = None, args: tuple = (), timeout: int = 240, store: str = "store"):
     recipes = tmp / "recipes"
     recipes.mkdir(parents=True, exist_ok=True)
     (recipes / "fallback.toml").write_text(RECIPE)
     run = run_crawl(
-        "fallback", tmp / "store",
+        "fallback", tmp / store,
         "-a", "start_url=" + " ".join(site.base + p for p in paths), *args,
         settings={"GATECRAWL_RECIPES_DIRS": str(recipes), "GATECRAWL_SUMMARY_PRINT": "False", "RETRY_TIMES": 0, **(settings or {})},
         env={"GATECRAWL_EGRESS_ALLOW": "127.0.0.1", "PYTHONHASHSEED": "0"},
-        timeout=240,
+        timeout=timeout,
     )
     packets = {urlsplit(p["url_final"]).path: p for p in run.packets("fallback")}
     stats = run.summary("fallback").get("stats", {})
@@ -307,3 +307,17 @@ def test_spa_route_not_found_render_dropped_through_the_rendered_probe(tmp_path)
     # the plain shell gives no fingerprint; the probe was rendered like any shell and fingerprinted
     assert stats["gatecrawl/not_found_probe/fingerprinted"] == 1
     assert stats["gatecrawl/render/requested"] == 3
+
+
+def test_http_cache_never_answers_the_render(site, tmp_path):
+    """HTTPCACHE_ENABLED: the browser re-fetch of a shell must reach the browser (not the cached
+    plain shell, which was escalated again and again); one render per run, a cold and a warm cache."""
+    cache = {"HTTPCACHE_ENABLED": "True", "HTTPCACHE_DIR": str(tmp_path / "httpcache")}
+    for store in ("cold", "warm"):
+        packets, stats, run = _crawl(tmp_path, site, ["/app/shell"], settings=cache, timeout=90, store=store)
+        assert run.returncode == 0, run.stderr[-2000:]
+        shell = packets["/app/shell"]
+        assert (shell["outcome"], shell["reader"]) == ("kept", "render"), (store, shell["drop_reason"], shell["capture_choice"])
+        assert stats["gatecrawl/render/requested"] == 1, (store, stats)
+        assert stats.get("gatecrawl/render/succeeded") == 1, (store, stats)
+    assert any(p.is_file() for p in (tmp_path / "httpcache").rglob("*")), "the plain fetches are cached"

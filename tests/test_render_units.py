@@ -83,6 +83,7 @@ def test_render_request_shape():
     for k in ("retry_times", "redirect_urls", "download_latency"):
         assert k not in r.meta
     assert render_request(r, r.url, "shell_page").meta["gatecrawl_render_attempts"] == 2
+    assert r.meta["dont_cache"] is True, "Scrapy's HTTP cache must never answer a render"
 
 
 class _Spider:
@@ -115,6 +116,32 @@ def test_middleware_escalates_once():
     again = req.replace(meta={**req.meta, "gatecrawl_render_attempts": 1})
     resp = _resp(again)
     assert mw.process_response(again, resp) is resp
+    assert crawler.stats.get_value("gatecrawl/render/max_reached") == 1
+
+
+class _Engine:
+    def __init__(self):
+        self.crawled = []
+
+    def crawl(self, request):
+        self.crawled.append(request)
+
+
+def test_pipeline_escalation_at_most_once():
+    """A capture of a render request is never escalated again, even when what answered it
+    looked plain (a cache, a proxy): the pipeline's escalation honours the same attempt bound."""
+    from gatecrawl.items import PageCapture
+    from gatecrawl.middlewares.render import escalate_item
+
+    _, crawler = _mw()
+    crawler.spider.parse = crawler.spider.errback = lambda *a: None
+    crawler.engine = _Engine()
+    first = PageCapture(url_requested="http://x/a", url_final="http://x/a", http_status=200, reader="http", body=b"<div id=root></div>")
+    assert escalate_item(crawler, first, {"needs_render": True}) is True
+    assert crawler.engine.crawled[0].meta["gatecrawl_render_attempts"] == 1
+    again = PageCapture(url_requested="http://x/a", url_final="http://x/a", http_status=200, reader="http", body=b"<div id=root></div>", render_attempts=1)
+    assert escalate_item(crawler, again, {"needs_render": True}) is False
+    assert len(crawler.engine.crawled) == 1
     assert crawler.stats.get_value("gatecrawl/render/max_reached") == 1
 
 

@@ -376,3 +376,33 @@ def test_html_report_in_headless_chromium(three_runs):
         assert not info["empty"] and info["marks"] > 0 and info["w"] > 100 and info["h"] > 30, (name, info)
     assert "escalation_rate" in alerts
     assert (artifacts / "report.png").stat().st_size > 20_000
+
+
+def test_drift_compares_only_comparable_successful_runs(tmp_path):
+    """The default run to compare with is the latest earlier run that succeeded, under the same
+    render policy and not a distributed worker's share (issue 16: drift against a failed run,
+    a render=skip run or another worker's run)."""
+    store = LocalStore(str(tmp_path))
+    good = [_page(str(i)) for i in range(10)]
+    bad = [_page(str(i), "dropped", reason="fetch_failed") for i in range(10)]
+    runs = [
+        ("r1", good, {}, {"render_policy": "auto", "crawl_id": None}),
+        ("r2", bad, {"gatecrawl/exit/nothing_kept": 10}, {"render_policy": "auto", "crawl_id": None}),
+        ("r3", good[:5], {}, {"render_policy": "skip", "crawl_id": None}),
+        ("r4", good[:3], {}, {"render_policy": "auto", "crawl_id": "c1"}),
+        ("r5", good, {}, {"render_policy": "auto", "crawl_id": None}),
+    ]
+    for n, (rid, pages, stats, conditions) in enumerate(runs):
+        rec = build_record(site="s", run_id=rid, pages=pages, finished_at=f"2026-01-01T00:00:0{n}Z", recipe={"name": "s"}, stats=stats, conditions=conditions)
+        store.put(report_keys("s", rid)["record"], dump_json(rec), content_type="application/json")
+    summary, _ = build_summary(store, "s")
+    assert summary["against_run_id"] == "r1" and summary["drift"]["alerts"] == []
+    # A failed run is compared with nothing, and nothing is compared with it.
+    failed, _ = build_summary(store, "s", run_id="r2")
+    assert failed["against_run_id"] is None and failed["drift"]["alerts"] == []
+    # A distributed worker's run is compared with nothing by default.
+    worker, _ = build_summary(store, "s", run_id="r4")
+    assert worker["against_run_id"] is None
+    # Named explicitly, any run is compared.
+    named, _ = build_summary(store, "s", against="r2")
+    assert named["against_run_id"] == "r2" and {a["kind"] for a in named["drift"]["alerts"]} == {"drop_rate"}

@@ -45,10 +45,24 @@ def _api(base: str, path: str, data: dict | list | None = None, auth: bool = Tru
         return json.loads(resp.read().decode("utf-8"))
 
 
+EXTRA_RECIPE = """start_urls = ["http://127.0.0.1:8750/"]
+allowed_domains = ["127.0.0.1"]
+[follow]
+max_depth = 0
+[settings]
+GATECRAWL_EGRESS_ADMIT_START_URLS = true
+"""
+
+
 @pytest.fixture
 def scrapyd(tmp_path):
     home = tmp_path / "scrapyd"
     home.mkdir()
+    # A recipe outside the egg, in a folder named by the environment of the Scrapyd daemon: its
+    # spider is listed and schedulable like the packaged ones.
+    extra = tmp_path / "extra-recipes"
+    extra.mkdir()
+    (extra / "extra_site.toml").write_text(EXTRA_RECIPE, encoding="utf-8")
     port = _free_port()
     (home / "scrapyd.conf").write_text(
         "[scrapyd]\n"
@@ -65,7 +79,8 @@ def scrapyd(tmp_path):
         encoding="utf-8",
     )
     log = open(home / "scrapyd.out", "wb")
-    proc = subprocess.Popen([str(BIN / "scrapyd")], cwd=home, stdout=log, stderr=subprocess.STDOUT)
+    env = {**os.environ, "GATECRAWL_RECIPES_DIRS": str(extra)}
+    proc = subprocess.Popen([str(BIN / "scrapyd")], cwd=home, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 30
@@ -86,6 +101,16 @@ def scrapyd(tmp_path):
             proc.kill()
             proc.wait()
         log.close()
+
+
+def _wait_for(base: str, job: str, timeout: float = 150) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        jobs = _api(base, "listjobs.json?project=gatecrawl")
+        if any(j["id"] == job for j in jobs["finished"]):
+            return
+        assert time.monotonic() < deadline, f"job {job} did not finish: {jobs}"
+        time.sleep(0.5)
 
 
 def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_path):
@@ -114,7 +139,7 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
     assert json.loads(deploy.stdout.strip().splitlines()[-1])["status"] == "ok", deploy.stdout
 
     spiders = _api(base, "listspiders.json?project=gatecrawl")
-    assert spiders["status"] == "ok" and "demo" in spiders["spiders"], spiders
+    assert spiders["status"] == "ok" and {"demo", "extra_site"} <= set(spiders["spiders"]), spiders
 
     store = tmp_path / "store"
     scheduled = _api(
@@ -132,13 +157,7 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
     assert scheduled["status"] == "ok", scheduled
     job = scheduled["jobid"]
 
-    deadline = time.monotonic() + 150
-    while True:
-        jobs = _api(base, "listjobs.json?project=gatecrawl")
-        if any(j["id"] == job for j in jobs["finished"]):
-            break
-        assert time.monotonic() < deadline, f"job {job} did not finish: {jobs}"
-        time.sleep(0.5)
+    _wait_for(base, job)
 
     job_log = home / "logs" / "gatecrawl" / "demo" / f"{job}.log"
     log_text = job_log.read_text("utf-8", errors="replace") if job_log.exists() else "(no job log)"
@@ -158,3 +177,43 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
     assert packets and {p["run_id"] for p in packets} == {job}
     assert len(packets) == summary["counts"]["seen"]
     assert "Traceback" not in log_text, log_text[-4000:]
+
+    # The PDFs are read by worker processes started from the deployed egg (issue 16: they all
+    # ended as pdf_worker_crashed, "Not a directory", the worker's cwd being the egg file).
+    by_path = {urllib.parse.urlsplit(p["url_final"]).path: p for p in packets}
+    for path in ("/reports/annual-report.pdf", "/reports/methods.pdf"):
+        assert path in by_path, sorted(by_path)
+        got = by_path[path]
+        assert (got["outcome"], got["drop_reason"], got["reader"]) == ("kept", None, "pdf"), (path, got["drop_reason"], got["drop_detail"])
+
+    # The recipe from GATECRAWL_RECIPES_DIRS runs under Scrapyd too.
+    extra = _api(
+        base,
+        "schedule.json",
+        [
+            ("project", "gatecrawl"),
+            ("spider", "extra_site"),
+            ("start_url", demo_server.base_url + "/articles/pdf-text-layers"),
+            ("render", "skip"),
+            ("setting", f"GATECRAWL_STORE_URI=file://{store}"),
+        ],
+    )
+    assert extra["status"] == "ok", extra
+    _wait_for(base, extra["jobid"], timeout=90)
+    extra_summary = store / "extra_site" / "runs" / f"{extra['jobid']}.json"
+    assert extra_summary.exists(), (home / "logs" / "gatecrawl" / "extra_site" / f"{extra['jobid']}.log").read_text("utf-8", errors="replace")[-3000:]
+    assert json.loads(extra_summary.read_text("utf-8"))["counts"]["kept"] == 1
+
+    # Failures are visible to Scrapyd users at the end of the job's log (listjobs.json shows no
+    # exit status): a crawl that kept nothing (its start URL refuses connections), and a bad
+    # spider argument, which stops the job before anything runs.
+    closed = f"http://127.0.0.1:{_free_port()}/"
+    for args, expected in (
+        ([("start_url", closed), ("render", "skip")], "gatecrawl: crawl failed: nothing_kept"),
+        ([("max_pages", "abc")], "gatecrawl: error: spider argument max_pages: expected a positive integer, got 'abc'"),
+    ):
+        failed = _api(base, "schedule.json", [("project", "gatecrawl"), ("spider", "extra_site"), *args, ("setting", f"GATECRAWL_STORE_URI=file://{store}")])
+        assert failed["status"] == "ok", failed
+        _wait_for(base, failed["jobid"], timeout=90)
+        tail = (home / "logs" / "gatecrawl" / "extra_site" / f"{failed['jobid']}.log").read_text("utf-8", errors="replace").rstrip().splitlines()[-1]
+        assert tail.endswith(expected), tail

@@ -23,7 +23,8 @@ from gatecrawl.core.convert import FetchInfo, convert
 
 class _OnePage(scrapy.Spider):
     name = "gatecrawl-convert"
-    custom_settings = {"ITEM_PIPELINES": {}, "ROBOTSTXT_OBEY": False, "GATECRAWL_SUMMARY_PRINT": False}
+    # One page, printed: no pipelines, no crawl report or progress line written anywhere.
+    custom_settings = {"ITEM_PIPELINES": {}, "ROBOTSTXT_OBEY": False, "GATECRAWL_SUMMARY_PRINT": False, "GATECRAWL_REPORT_ENABLED": False, "GATECRAWL_PROGRESS_INTERVAL": 0}
 
     def __init__(self, url: str, sink: dict, **kw: Any) -> None:
         super().__init__(**kw)
@@ -38,12 +39,26 @@ class _OnePage(scrapy.Spider):
         self.sink["response"] = response
 
     def failed(self, failure):
-        self.sink["error"] = f"{type(failure.value).__name__}: {failure.value}"
+        from gatecrawl.spiders.recipe import classify_failure
+
+        reason, detail = classify_failure(failure.value)
+        self.sink["error"] = detail
+        self.sink["error_reason"] = reason
+        request = getattr(failure, "request", None)
+        if request is not None and reason in ("egress_blocked", "scheme_blocked"):
+            self.sink["egress"] = request.meta.get("gatecrawl_egress")
 
 
 class Command(ScrapyCommand):
     requires_project = True
     default_settings = {"LOG_LEVEL": "WARNING"}
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        # The project's LOG_LEVEL (INFO, project priority) outranks default_settings: quiet by
+        # default here, -L/--loglevel (command-line priority) still wins.
+        assert self.settings is not None
+        self.settings.set("LOG_LEVEL", "WARNING", priority="project")
+        super().process_options(args, opts)
 
     def syntax(self) -> str:
         return "[options] FILE_OR_URL"
@@ -86,7 +101,11 @@ class Command(ScrapyCommand):
                 fetch = FetchInfo(url_requested=target, http_status=r.status, headers=headers, latency_ms=int((time.monotonic() - sink["t0"]) * 1000))
                 result = convert(r.body, r.url, ctype, recipe, fetch=fetch)
             else:
-                result = convert(b"", target, None, recipe, fetch=FetchInfo(url_requested=target, http_status=None, error=sink.get("error", "no response")))
+                fetch = FetchInfo(
+                    url_requested=target, http_status=None, error=sink.get("error", "no response"),
+                    error_reason=sink.get("error_reason"), egress=sink.get("egress"),
+                )
+                result = convert(b"", target, None, recipe, fetch=fetch)
         else:
             path = Path(target)
             if not path.is_file():
@@ -103,4 +122,12 @@ class Command(ScrapyCommand):
         if not result.ok:
             detail = result.evidence.get("drop_detail")
             print(f"dropped: {result.drop_reason}" + (f" ({detail})" if detail else ""), file=sys.stderr)
+            if result.drop_reason == "egress_blocked":
+                from gatecrawl.core.egress import EgressDecision, admit_hint
+
+                eg = result.evidence.get("egress") or {}
+                cls = str(eg.get("detail") or "").partition("address_class=")[2] or None
+                hint = admit_hint(target, EgressDecision(False, "egress_blocked", eg.get("detail"), cls))
+                if hint:
+                    print(f"gatecrawl: {hint}", file=sys.stderr)
             self.exitcode = 2

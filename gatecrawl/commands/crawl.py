@@ -6,18 +6,20 @@
 - Exit status: Scrapy exits 0 even when everything failed. Any component that finds the
   run failed sets a stats key ``gatecrawl/exit/<reason>`` (for example
   ``gatecrawl/exit/export_pending``); the command then prints one line per reason and
-  exits with status 1. A ``GATECRAWL_STORE_URI`` that is not a path, ``file://PATH`` or
-  ``s3://bucket/prefix`` is refused before the crawl starts: one line, exit status 2.
+  exits with status 1.
+- Problems the user can fix (unknown spider, broken recipe, bad spider argument or setting, a
+  ``GATECRAWL_STORE_URI`` that is not a path, ``file://PATH`` or ``s3://bucket/prefix``):
+  one line ``gatecrawl: error: ...`` on stderr and exit status 2, before anything starts.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
+from gatecrawl.commands import checks, fail, tell
 from gatecrawl.store import StoreError, check_store_uri
 
 _LIST_ARGS = ("start_url",)
@@ -48,6 +50,24 @@ class Command(ScrapyCrawlCommand):
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         opts.spargs = merge_repeated(list(opts.spargs or []))
         super().process_options(args, opts)
+        if len(args) == 1:
+            self._check(args[0], opts.spargs)
+
+    def _check(self, name: str, spargs: dict) -> None:
+        """Fail with one line (exit 2) on what the user can fix, before any crawl starts."""
+        from scrapy.spiderloader import get_spider_loader
+
+        settings = self.settings
+        problem = checks.settings_problem(settings)
+        if problem:
+            fail(settings, problem)
+        loader = get_spider_loader(settings)
+        problem = checks.spider_problem(loader, name)
+        if problem:
+            fail(settings, problem)
+        problem = checks.spider_args_problem(loader.load(name), spargs)
+        if problem:
+            fail(settings, problem)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
@@ -58,7 +78,7 @@ class Command(ScrapyCrawlCommand):
             # Before anything runs or is written: a store URI typo is a usage error.
             check_store_uri(crawler.settings.get("GATECRAWL_STORE_URI"))
         except StoreError as exc:
-            print(f"gatecrawl: {exc}", file=sys.stderr)
+            tell(self.settings, f"gatecrawl: error: {exc}")
             self.exitcode = 2
             return
         self.crawler_process.crawl(crawler, **opts.spargs)
@@ -69,6 +89,6 @@ class Command(ScrapyCrawlCommand):
         reasons = exit_reasons(crawler.stats.get_stats() if crawler.stats else {})
         for reason in reasons:
             detail = crawler.stats.get_value(EXIT_PREFIX + reason)
-            print(f"gatecrawl: crawl failed: {reason}" + (f" ({detail})" if not isinstance(detail, (int, bool)) else f" ({detail})" if detail not in (1, True) else ""), file=sys.stderr)
+            tell(self.settings, f"gatecrawl: crawl failed: {reason}" + (f" ({detail})" if not isinstance(detail, (int, bool)) else f" ({detail})" if detail not in (1, True) else ""))
         if reasons:
             self.exitcode = 1

@@ -41,6 +41,7 @@ __all__ = [
     "resolve_host",
     "load_resolver",
     "env_allow_entries",
+    "admit_hint",
 ]
 
 ALLOWED_SCHEMES = ("http", "https")
@@ -204,6 +205,28 @@ def resolve_host(host: str, port: int) -> list[str]:
         if addr not in out:
             out.append(addr)
     return out
+
+
+# Address classes a user may mean to crawl (a site on this machine or the local network); a
+# refusal of one of them names the setting that admits it. Never suggested for link-local,
+# CGNAT or ULA destinations: cloud metadata endpoints live there.
+_ADMITTABLE = ("loopback", "private")
+
+
+def admit_hint(url: str, decision: "EgressDecision") -> str | None:
+    """For a refusal of a non-public destination: ``host:port`` and the setting that admits it
+    (``GATECRAWL_EGRESS_ALLOW=host:port``); None for other refusals (scheme, DNS)."""
+    if decision.allowed or decision.reason != "egress_blocked" or decision.address_class not in _ADMITTABLE:
+        return None
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port or EgressPolicy.default_port(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not host:
+        return None
+    dest = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return f"{dest} is not a public address ({decision.address_class}); to crawl it, admit it with -s GATECRAWL_EGRESS_ALLOW={dest}"
 
 
 def env_allow_entries(environ: Mapping[str, str] | None = None) -> list[str]:

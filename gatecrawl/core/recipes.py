@@ -465,12 +465,17 @@ def load_recipe_file(path: str | Path) -> Recipe:
 
 
 def iter_recipe_sources(extra_dirs: tuple[str, ...] = ()) -> Iterator[tuple[str, str, str]]:
-    """Yield ``(name, source, text)`` for every recipe: the packaged ``recipes`` package first
+    """Yield ``(name, source, text)`` for every recipe: the packaged recipes first
     (read with importlib.resources, so a zipped Scrapyd egg works), then each extra directory."""
-    try:
-        pkg = importlib.resources.files("recipes")
-    except ModuleNotFoundError:
-        pkg = None
+    pkg = None
+    # Installed (wheel or Scrapyd egg): the package gatecrawl.recipes; in the checkout: the
+    # top-level recipes/ folder (setup.py maps one onto the other).
+    for package in ("gatecrawl.recipes", "recipes"):
+        try:
+            pkg = importlib.resources.files(package)
+            break
+        except ModuleNotFoundError:
+            continue
     if pkg is not None:
         for entry in sorted(pkg.iterdir(), key=lambda e: e.name):
             if entry.name.endswith(".toml"):

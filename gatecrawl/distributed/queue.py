@@ -13,7 +13,7 @@ Keys, under ``P = <GATECRAWL_REDIS_PREFIX>:<spider>:<crawl id>``:
 - ``P:tasks`` (hash task id -> JSON request), ``P:route`` (task id -> ``<queue>|<score>``);
 - ``P:processing`` (sorted set, task id scored by its deadline), ``P:owner`` (task id -> worker),
   ``P:deliveries`` (task id -> number of pops);
-- ``P:worker:<id>`` (heartbeat, expires), ``P:rejected`` and ``P:dead`` (capped lists of
+- ``P:worker:<id>`` (heartbeat, expires; its value: the queues the worker takes), ``P:rejected`` and ``P:dead`` (capped lists of
   payloads that were refused or delivered too often), ``P:dupefilter``, ``P:admitted``, ``P:runs``.
 
 Payloads are JSON (``gatecrawl.distributed.serializer``); a payload that does not parse is never
@@ -264,7 +264,15 @@ class ReliableQueue(Base):
         return int(self._recover(args=[self.prefix, time.time()]))
 
     def beat(self, ttl_ms: int) -> None:
-        self.server.set(self.k(f"worker:{self.worker_id}"), b"1", px=ttl_ms)
+        # The value names the queues this worker takes (so others can tell a render worker runs).
+        self.server.set(self.k(f"worker:{self.worker_id}"), ",".join(self.pop_from).encode(), px=ttl_ms)
+
+    def live_takers(self, queue: str) -> int:
+        """Workers alive (heartbeat not expired) that take tasks from ``queue``."""
+        keys = list(self.server.scan_iter(match=self.k("worker:*"), count=100))
+        if not keys:
+            return 0
+        return sum(1 for v in self.server.mget(keys) if v is not None and queue in v.decode("utf-8", "replace").split(","))
 
     def stop_beating(self) -> None:
         self.server.delete(self.k(f"worker:{self.worker_id}"))

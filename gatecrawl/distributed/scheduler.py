@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 ROLES = {"fetch": ("fetch",), "render": ("render",), "all": ("render", "fetch")}
+# Seconds between two warnings that render tasks wait with no render worker alive.
+_MISSING_RENDER_EVERY = 30.0
 _CRAWL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
@@ -80,6 +82,7 @@ class DistributedScheduler(Scheduler):
         instance._beat_call = None
         instance._hooked = False
         instance._starved = False
+        instance._render_warned_at = -_MISSING_RENDER_EVERY
         instance.poll_interval = s.getfloat("GATECRAWL_REDIS_POLL_INTERVAL")
         instance._poll_call = None
         crawler.signals.connect(instance._response_received, signal=signals.response_received)
@@ -271,10 +274,31 @@ class DistributedScheduler(Scheduler):
         fetch, render, processing = self.queue.outstanding()
         if fetch + render + processing == 0:
             return False
+        if render and not fetch and "render" not in ROLES[self.role]:
+            self._missing_render_worker(render)
         if processing and not (fetch + render):
             # Only in-flight work remains: take back tasks of dead workers, if any.
             self._recover()
         return True
+
+    def _missing_render_worker(self, render: int) -> None:
+        """A worker that cannot render, with only render tasks left: say so (every 30 s at most)
+        when no render worker is alive, rather than wait in silence."""
+        now = time.monotonic()
+        if now - self._render_warned_at < _MISSING_RENDER_EVERY:
+            return
+        self._render_warned_at = now
+        try:
+            alive = self.queue.live_takers("render")
+        except Exception as exc:  # noqa: BLE001 - a Redis hiccup: the next look tells
+            logger.debug("could not count render workers: %s", exc)
+            return
+        if alive == 0:
+            self._inc("no_render_worker")
+            logger.warning(
+                "%d render tasks wait and no render worker is running: start one with -s GATECRAWL_WORKER_ROLE=render "
+                "(or all) and the same crawl id; this %s worker waits for them", render, self.role,
+            )
 
     def _recover(self) -> int:
         n = self.queue.recover()

@@ -3,8 +3,9 @@
     gatecrawl progress: 25 pages (+25 in 60s): kept 17, dropped 8, rendered 0, flagged for render 2,
     pending export 0; render rate 0.0% (last 60s: 0.0%)
 
-"pending export" appears when a component sets the ``gatecrawl/export/pending`` stat. A last
-line is logged when the spider closes.
+"pending export" appears when a component sets the ``gatecrawl/export/pending`` stat. In
+distributed mode the line ends with the shared frontier's depths (``frontier: fetch N, render N,
+in processing N``). A last line is logged when the spider closes.
 
 Settings: ``GATECRAWL_PROGRESS_INTERVAL`` (seconds, default 60; 0 turns the line off).
 """
@@ -30,6 +31,7 @@ def _pct(n: int, d: int) -> str:
 
 class ProgressLog:
     def __init__(self, crawler: Crawler, interval: float) -> None:
+        self.crawler = crawler
         self.stats = crawler.stats
         self.interval = interval
         self.task: Any = None
@@ -67,7 +69,20 @@ class ProgressLog:
         msg += f"; render rate {_pct(rendered, pages)}"
         if not final:
             msg += f" (last {self.interval:g}s: {_pct(d_rendered, d_pages)})"
+            msg += self._frontier()
         return msg
+
+    def _frontier(self) -> str:
+        """Distributed mode: the shared frontier's depths (what every worker waits on)."""
+        queue = getattr(getattr(getattr(self.crawler, "engine", None), "scheduler", None), "queue", None)
+        outstanding = getattr(queue, "outstanding", None)
+        if outstanding is None:
+            return ""
+        try:
+            fetch, render, processing = outstanding()
+        except Exception:  # noqa: BLE001 - Redis unreachable: the line goes out without it
+            return "; frontier: unreachable"
+        return f"; frontier: fetch {fetch}, render {render}, in processing {processing}"
 
     def log(self, spider: Any = None) -> None:
         logger.info(self.line(), extra={"spider": spider})

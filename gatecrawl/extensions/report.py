@@ -1,7 +1,7 @@
 """ReportExtension: at the end of every crawl, the run's record, JSON summary and HTML report.
 
-While the crawl runs it collects one compact entry per exported page (the same items the
-ExportPipeline writes: kept items and dropped items with a packet), appended as one JSON line to a
+While the crawl runs it collects one compact entry per exported page (the
+``gatecrawl.signals.page_stored`` signal of the ExportPipeline: kept and dropped pages), appended as one JSON line to a
 spill file (:mod:`gatecrawl.store.spill`, under ``<GATECRAWL_SPOOL_DIR>/spill/``) rather than kept
 in memory; the file is read back, then removed, when the report is written. When the spider closes
 (after the pipelines, so the run manifest is already stored) it writes, next to the manifest::
@@ -10,7 +10,10 @@ in memory; the file is read back, then removed, when the report is written. When
     <site>/runs/reports/<run id>.summary.json   the JSON summary (gatecrawl.report/1)
     <site>/runs/reports/<run id>.html           the HTML report
 
-compared against the previous run of the site. Drift alerts are logged as warnings.
+compared against the latest earlier run of the site that is comparable (both succeeded, same
+render policy, not a distributed worker's share: :func:`gatecrawl.report.aggregate.comparable`).
+Drift alerts are printed once: under the summary, and as log warnings when the log goes to a
+file or no summary is printed.
 
 Settings: ``GATECRAWL_REPORT_ENABLED``, ``GATECRAWL_REPORT_HTML``, ``GATECRAWL_REPORT_HISTORY``, ``GATECRAWL_SPOOL_DIR``,
 ``GATECRAWL_REPORT_DRIFT_ESCALATION``, ``GATECRAWL_REPORT_DRIFT_DROP``, ``GATECRAWL_COST_*``.
@@ -30,6 +33,7 @@ from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core.redact import redact_url
 from gatecrawl.items import PageCapture
+from gatecrawl.signals import page_stored
 from gatecrawl.report import ReportError, ReportOptions, build_record, build_summary, dump_json, packet_linker, page_entry, render_html, report_keys
 from gatecrawl.store import StoreError, open_store, page_keys
 from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
@@ -63,8 +67,7 @@ class ReportExtension:
             raise NotConfigured
         ext = cls(crawler)
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
-        crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)
-        crawler.signals.connect(ext.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(ext.page_stored, signal=page_stored)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         return ext
 
@@ -94,12 +97,8 @@ class ReportExtension:
             entry["headings"] = []
         self._open_spill().append(entry)
 
-    def item_scraped(self, item: Any, **kw: Any) -> None:
-        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "kept":
-            self._collect(item)
-
-    def item_dropped(self, item: Any, **kw: Any) -> None:
-        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "dropped":
+    def page_stored(self, item: Any, **kw: Any) -> None:
+        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome in ("kept", "dropped"):
             self._collect(item)
 
     async def spider_closed(self, spider: Any, reason: str = "finished") -> None:
@@ -127,6 +126,11 @@ class ReportExtension:
             },
             finish_reason=reason,
             stats=self.stats.get_stats() if self.stats else {},
+            conditions={
+                # What makes runs comparable (drift is computed only between comparable runs).
+                "render_policy": getattr(recipe, "render_policy", None),
+                "crawl_id": self._crawl_id(),
+            },
         )
         uri = self.settings.get("GATECRAWL_STORE_URI")
         options = {k: v for k, v in self.settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
@@ -168,14 +172,25 @@ class ReportExtension:
             return
         alerts = summary["drift"]["alerts"]
         self.stats.set_value("gatecrawl/report/drift_alerts", len(alerts))
-        for a in alerts:
-            logger.warning("drift: %s", a["message"])
+        # Once: in the printed summary, or (no summary printed, or a log file) in the log.
+        if not self.print_summary or self.settings.get("LOG_FILE"):
+            for a in alerts:
+                logger.warning("drift: %s", a["message"])
         if ok:
             logger.info("crawl report: %s (summary %s)", keys["html"] if self.write_html else keys["record"], keys["summary"])
         if self.print_summary and ok:
             lines = [f"  report {keys['html'] if self.write_html else keys['summary']}"]
             lines += [f"  DRIFT: {a['message']}" for a in alerts]
             print("\n".join(lines), file=sys.stderr)
+
+    def _crawl_id(self) -> str | None:
+        try:
+            engine = self.crawler.engine
+        except (AttributeError, RuntimeError):  # Scrapy raises RuntimeError before the crawl starts
+            engine = None
+        scheduler = getattr(engine, "scheduler", None)
+        crawl_id = getattr(scheduler, "crawl_id", None)
+        return str(crawl_id) if crawl_id else None
 
     def _put(self, store: Any, key: str, data: bytes, content_type: str) -> None:
         try:

@@ -25,7 +25,8 @@ from urllib.parse import urlsplit
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 
-from gatecrawl.core.egress import EgressDecision, EgressPolicy, load_resolver
+from gatecrawl.envsettings import setting_list
+from gatecrawl.core.egress import EgressDecision, EgressPolicy, admit_hint, load_resolver
 from gatecrawl.resolver import pin
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class EgressMiddleware:
             raise NotConfigured("GATECRAWL_EGRESS_ENABLED is off")
         self.crawler = crawler
         self.stats = crawler.stats
-        allow = list(crawler.settings.getlist("GATECRAWL_EGRESS_ALLOW"))
+        allow = setting_list(crawler.settings, "GATECRAWL_EGRESS_ALLOW")
         if crawler.settings.getbool("GATECRAWL_EGRESS_ADMIT_START_URLS"):
             allow += start_url_entries(getattr(crawler.spider, "recipe", None))
         try:
@@ -75,6 +76,7 @@ class EgressMiddleware:
         except ValueError as exc:
             raise ValueError(f"GATECRAWL_EGRESS_ALLOW: {exc}") from None
         self._cache: dict[tuple[str, str, int], EgressDecision] = {}
+        self._hinted: list[str] = []
         # The browser's traffic goes through a local proxy that applies this same policy.
         from gatecrawl.browser import egress as browser_egress
 
@@ -108,4 +110,10 @@ class EgressMiddleware:
         else:
             self.stats.inc_value(f"gatecrawl/egress/blocked/{decision.address_class}")
         logger.info("Refused by egress policy (%s, hop %d)", decision.describe(), hop)
+        hint = admit_hint(request.url, decision)
+        if hint is not None and hint not in self._hinted:
+            # Once per destination: a local site refused on the first try says what admits it.
+            self._hinted.append(hint)
+            logger.warning("egress: %s", hint)
+            self.stats.set_value("gatecrawl/egress/admit_hint", "; ".join(self._hinted[:5]))
         raise EgressBlocked(decision, hop)

@@ -11,7 +11,8 @@ verdict, whether the page must be rendered:
 - policy ``force``: always (reason ``force``, or ``force_rule`` from a URL rule);
 - policy ``auto``: when the gate flagged a shell (``needs_render``; reason ``shell_page``).
 
-It then returns the request again with ``playwright`` meta, ``dont_filter=True`` and its own
+It then returns the request again with ``playwright`` meta, ``dont_filter=True``, ``dont_cache``
+(Scrapy's HTTP cache never answers a render with the cached plain page) and its own
 counter ``gatecrawl_render_attempts`` (at most ``GATECRAWL_RENDER_MAX_ATTEMPTS``), recording
 ``gatecrawl_escalated_from="http"`` and ``gatecrawl_escalation_reason``; the presence verdict
 (with its score) stays in ``gatecrawl_presence``. The spider callback therefore sees the
@@ -125,6 +126,9 @@ def render_request(request: Request, url: str, reason: str, plain: dict | None =
     meta["gatecrawl_escalation_reason"] = reason
     meta["gatecrawl_render"] = {}
     meta["playwright"] = True
+    # Never answered from (nor stored in) Scrapy's HTTP cache: the cache keys ignore meta, so it
+    # would answer the render with the cached plain shell (HTTPCACHE_ENABLED looped on shells).
+    meta["dont_cache"] = True
     return request.replace(url=url, meta=meta, dont_filter=True)
 
 
@@ -185,7 +189,7 @@ def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
         if item.presence is None:  # else RenderMiddleware already counted it
             crawler.stats.inc_value(f"gatecrawl/render/skipped/{why}")
         return False
-    if settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS") < 1:
+    if settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS") <= int(getattr(item, "render_attempts", 0) or 0):
         crawler.stats.inc_value("gatecrawl/render/max_reached")
         return False
     if reason == "shell_page":

@@ -1,7 +1,9 @@
 """Item pipelines, in ITEM_PIPELINES order:
 
 - 300 ``ConvertPipeline``: runs the core's ``convert()`` (gate, extraction, Markdown,
-  validation, packet) and drops failures with their typed reason;
-- 900 ``ExportPipeline``: writes kept pages' Markdown and packets to the store, writes
-  quarantine packets for dropped items (``item_dropped`` signal) and the run summary.
+  validation, packet) and marks failures with their typed reason (``outcome`` "dropped");
+- 900 ``ExportPipeline``: writes kept pages' Markdown and packets to the store and quarantine
+  packets for dropped pages, sends ``gatecrawl.signals.page_stored`` for each, then passes a
+  JSON-friendly page record to the feeds (dropped pages only with ``GATECRAWL_FEED_DROPPED``),
+  and writes the run summary.
 """

@@ -188,8 +188,10 @@ class ConvertPipeline:
         self.stats.inc_value(f"gatecrawl/reader/{ev.get('reader')}")
         self.stats.inc_value(f"gatecrawl/page_type/{ev.get('page_type')}")
         if not result.ok:
+            # Not dropped here: the export pipeline quarantines it, then leaves it out of the
+            # feeds unless GATECRAWL_FEED_DROPPED.
             self.stats.inc_value(f"gatecrawl/dropped/{result.drop_reason}")
             self.stats.inc_value("gatecrawl/dropped")
-            raise DropItem(f"{result.drop_reason}: {item.url_final}", log_level="INFO")
+            return item
         self.stats.inc_value("gatecrawl/kept")
         return item

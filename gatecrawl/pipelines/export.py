@@ -5,6 +5,8 @@ Keys (deterministic, from the canonical final URL; an ``s3://bucket/prefix`` sto
 
 - kept: ``<site>/pages/<sha256>.md`` and ``<site>/pages/<sha256>.json``;
 - dropped: ``<site>/quarantine/<sha256>.json``;
+- per site: ``<site>/index.jsonl``, every URL stored for the site with its latest outcome, title
+  and keys (single-process runs; a distributed crawl has its merged manifest);
 - per run: ``<site>/runs/<run id>.json``, the run manifest: counts, drop reasons, every key of the
   run with what happened to it (``put``, ``unchanged``, ``deleted``, ``absent``, ``pending``), and
   the per-run facts of each page (``fetched_at``, ``latency_ms``), and ``crawl_id`` (the shared
@@ -52,15 +54,16 @@ import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from scrapy import signals
+from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.redact import redact_obj, redact_url
-from gatecrawl.items import PageCapture
+from gatecrawl.items import PageCapture, feed_item
+from gatecrawl.signals import page_stored
 from gatecrawl.report.crawl import run_manifest_key, write_crawl_manifest
 from gatecrawl.store import StoreError, open_store, page_keys
-from gatecrawl.store.identity import identity_sha256
+from gatecrawl.store.identity import identity_sha256, run_facts
 from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
 
 if TYPE_CHECKING:
@@ -111,7 +114,9 @@ class ExportPipeline:
         # scheduler (gatecrawl.distributed.scheduler); None otherwise.
         self.crawl_id: str | None = None
         self._crawl_run_ids: Any = None
-        crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
+        self.feed_dropped = settings.getbool("GATECRAWL_FEED_DROPPED")
+        self.write_index = settings.getbool("GATECRAWL_INDEX_ENABLED")
+        self.front_matter = settings.getbool("GATECRAWL_MARKDOWN_FRONT_MATTER")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -174,7 +179,7 @@ class ExportPipeline:
                 out.append((op[1], str(exc)))
         return out
 
-    async def _export(self, item: PageCapture) -> None:
+    async def _export(self, item: PageCapture) -> dict[str, str]:
         packet = dict(item.evidence or {})
         site = packet.get("site") or self.crawler.spider.name
         keys = page_keys(site, packet["url_key"])
@@ -182,7 +187,7 @@ class ExportPipeline:
         if item.outcome == "kept":
             packet["markdown_key"] = keys["markdown"]
             packet["packet_key"] = keys["packet"]
-            md = (item.markdown or "").encode("utf-8")
+            md = ((front_matter(packet, keys["packet"]) if self.front_matter else "") + (item.markdown or "")).encode("utf-8")
             data = ev.dumps(packet)
             ops.append(("put", keys["markdown"], md, "text/markdown; charset=utf-8", self._metadata(keys["markdown"], md, packet)))
             ops.append(("put", keys["packet"], data, "application/json", self._metadata(keys["packet"], data, packet)))
@@ -196,6 +201,7 @@ class ExportPipeline:
             ops.append(("delete", keys["packet"]))
             self.stats.inc_value("gatecrawl/export/quarantined")
         written = [op[1] for op in ops if op[0] == "put"]
+        stored = {"markdown": keys["markdown"], "packet": keys["packet"]} if item.outcome == "kept" else {"quarantine": keys["quarantine"]}
         self._add_entry(
             {
                 "url": packet.get("url_final"),
@@ -207,9 +213,11 @@ class ExportPipeline:
                 "markdown_sha256": packet.get("markdown_sha256"),
                 "needs_render": packet.get("needs_render"),
                 "reader": packet.get("reader"),
+                "title": (packet.get("fields") or {}).get("title"),
                 # Per-run facts: they are not part of the stored packet's identity.
                 "fetched_at": packet.get("fetched_at"),
                 "latency_ms": packet.get("latency_ms"),
+                "render": run_facts(packet),
             }
         )
         for key, error in await run_in_thread(self._apply, ops):
@@ -217,6 +225,7 @@ class ExportPipeline:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(key)
                 logger.error("export failed for %s: %s", key, error)
+        return stored
 
     def _add_entry(self, entry: dict[str, Any]) -> None:
         self._open_spill()
@@ -234,13 +243,16 @@ class ExportPipeline:
             c["needs_render"] += 1
 
     async def process_item(self, item: Any) -> Any:
-        if isinstance(item, PageCapture) and item.evidence is not None:
-            await self._export(item)
-        return item
-
-    async def item_dropped(self, item: Any, response: Any, exception: Exception, spider: Any = None) -> None:
-        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome == "dropped":
-            await self._export(item)
+        """Store the page, announce it (``gatecrawl.signals.page_stored``), then hand the feeds a
+        JSON-friendly page record (:func:`gatecrawl.items.feed_item`); a dropped page leaves the
+        item flow here (quarantined, logged at INFO) unless ``GATECRAWL_FEED_DROPPED``."""
+        if not isinstance(item, PageCapture) or item.evidence is None:
+            return item
+        keys = await self._export(item)
+        self.crawler.signals.send_catch_log(signal=page_stored, item=item, keys=keys)
+        if item.outcome != "kept" and not self.feed_dropped:
+            raise DropItem(f"{item.drop_reason}: {item.url_final}", log_level="INFO")
+        return feed_item(item, keys)
 
     # -- run manifest -----------------------------------------------------------------
 
@@ -337,6 +349,12 @@ class ExportPipeline:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(k)
                 logger.error("could not write the run manifest %s: %s", k, error)
+        if self.write_index and not self.crawl_id:
+            index_key, error = await run_in_thread(self._write_index, data)
+            if error is not None:
+                self.stats.inc_value("gatecrawl/export/failed")
+                self.failed_keys.append(index_key)
+                logger.error("could not write the site index %s: %s", index_key, error)
         pending = await run_in_thread(store.flush, self.flush_timeout)
         crawl_key = None
         if self.crawl_id:
@@ -362,6 +380,45 @@ class ExportPipeline:
         if self.print_summary:
             print(format_summary(summary, key, pending, crawl_key), file=sys.stderr)
 
+    def _write_index(self, manifest: bytes) -> tuple[str, str | None]:
+        """Runs in a thread: ``<site>/index.jsonl``, one line per URL the site's runs stored (its
+        latest state: outcome, drop reason, title, Markdown and packet keys), sorted by URL; this
+        run's pages replace their earlier lines. No per-run fields: an unchanged site leaves it
+        unchanged. Returns (key, error or None)."""
+        assert self.store is not None
+        doc = json.loads(manifest)
+        key = index_key(doc["site"])
+        try:
+            old = self.store.get(key)
+        except StoreError as exc:
+            # Not lost: the pages and the manifest are stored; the next run writes the index.
+            logger.warning("site index %s not updated: %s", key, exc)
+            return key, None
+        try:
+            entries: dict[str, dict[str, Any]] = {}
+            for line in (old or b"").decode("utf-8", errors="replace").splitlines():
+                try:
+                    e = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(e, dict) and isinstance(e.get("url"), str):
+                    entries[e["url"]] = e
+            for p in doc["pages"]:
+                keys = p.get("keys") or []
+                entries[p["url"]] = {
+                    "url": p["url"],
+                    "outcome": p.get("outcome"),
+                    "drop_reason": p.get("drop_reason"),
+                    "title": p.get("title"),
+                    "markdown": next((k for k in keys if k.endswith(".md")), None),
+                    "packet": next((k for k in keys if k.endswith(".json")), None),
+                }
+            data = "".join(json.dumps(entries[u], sort_keys=True, ensure_ascii=False) + "\n" for u in sorted(entries)).encode("utf-8")
+            self.store.put(key, data, content_type="application/x-ndjson", metadata=self._metadata(key, data, {}))
+        except (StoreError, ValueError, KeyError) as exc:
+            return key, str(exc)
+        return key, None
+
     def _registered_runs(self) -> list[str] | None:
         try:
             return self._crawl_run_ids() if self._crawl_run_ids else None
@@ -381,6 +438,27 @@ class ExportPipeline:
         except Exception as exc:  # noqa: BLE001 - the merge must never break closing the export
             return None, f"{type(exc).__name__}: {exc}" if not isinstance(exc, StoreError) else str(exc)
         return key, None
+
+
+def front_matter(packet: dict[str, Any], packet_key: str) -> str:
+    """YAML front matter for a kept page's ``.md`` file: url, title, recipe, packet key and the
+    body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any character safe).
+    No per-run fields (``fetched_at`` is in the packet and the run manifest), so the file of an
+    unchanged page keeps its bytes."""
+    fields = packet.get("fields") or {}
+    recipe = packet.get("recipe") or {}
+    rows = [
+        ("url", packet.get("url_final")),
+        ("title", fields.get("title")),
+        ("recipe", recipe.get("name")),
+        ("packet", packet_key),
+        ("markdown_sha256", packet.get("markdown_sha256")),
+    ]
+    return "---\n" + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in rows) + "---\n\n"
+
+
+def index_key(site: str) -> str:
+    return f"{site}/index.jsonl"
 
 
 def _first(record: Any) -> Any:
@@ -436,6 +514,9 @@ def format_summary(summary: dict[str, Any], key: str, pending: int = 0, crawl_ke
     ]
     for reason, n in c["dropped_by_reason"].items():
         lines.append(f"    dropped {reason}: {n}")
+    hint = (summary.get("stats") or {}).get("gatecrawl/egress/admit_hint")
+    if hint and c["dropped_by_reason"].get("egress_blocked"):
+        lines.append(f"  egress_blocked: {hint}")
     lines.append(f"  store {summary['store_uri']}, run summary {key}")
     if crawl_key:
         lines.append(f"  crawl {summary.get('crawl_id')}: merged manifest {crawl_key}")

@@ -455,6 +455,34 @@ def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+# Earlier runs looked at for one to compare with.
+_LOOKBACK = 20
+
+
+def run_failed(record: Mapping[str, Any]) -> bool:
+    """The run failed: an exit reason (``gatecrawl/exit/*``) or a finish other than "finished"."""
+    stats = record.get("stats") or {}
+    if any(k.startswith("gatecrawl/exit/") and v for k, v in stats.items()):
+        return True
+    return record.get("finish_reason") not in (None, "finished")
+
+
+def comparable_alone(record: Mapping[str, Any]) -> bool:
+    """A run that may be compared with another by default: it succeeded, and it is not one
+    worker's share of a distributed crawl."""
+    return not run_failed(record) and not (record.get("conditions") or {}).get("crawl_id")
+
+
+def comparable(current: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Two runs whose rates mean the same: both comparable alone and under the same render policy
+    (records written before the policy was recorded match any)."""
+    if not (comparable_alone(current) and comparable_alone(other)):
+        return False
+    a = (current.get("conditions") or {}).get("render_policy")
+    b = (other.get("conditions") or {}).get("render_policy")
+    return a is None or b is None or a == b
+
+
 def build_summary(
     store: Store,
     site: str,
@@ -470,7 +498,9 @@ def build_summary(
 
     ``current_record``: the record of the run being reported (the crawl's own, which may not
     be readable from an asynchronous store yet); default: the stored run ``run_id`` (default:
-    the latest). ``against``: the run to compare with (default: the one before it, if any).
+    the latest). ``against``: the run to compare with (default: the latest earlier run that is
+    :func:`comparable` with it: both succeeded, same render policy, neither a distributed
+    worker's share; none for a run that failed).
     ``standalone``: the current record stands apart from the stored runs (a whole distributed
     crawl, whose workers' runs are stored): no run is compared or shown in the history unless
     named by ``against``.
@@ -495,15 +525,21 @@ def build_summary(
     record = dict(current_record) if current_record is not None else load_record(store, site, runs[idx])
     if record is None:
         raise ReportError(f"run {run_id!r} of site {site!r} has no readable record or manifest")
+    other = None
     if against is None:
-        against = ids[idx - 1] if idx > 0 else None
+        # The latest earlier run this one can be compared with (never a failed one).
+        if comparable_alone(record):
+            for j in range(idx - 1, max(-1, idx - 1 - _LOOKBACK), -1):
+                candidate = load_record(store, site, runs[j])
+                if candidate is not None and comparable(record, candidate):
+                    against, other = ids[j], candidate
+                    break
     elif against not in ids:
         raise ReportError(f"no run {against!r} of site {site!r} to compare against")
 
     stats = run_stats(record, options)
-    other = None
     other_stats = None
-    if against is not None and against != run_id:
+    if other is None and against is not None and against != run_id:
         other = load_record(store, site, runs[ids.index(against)])
     if other is not None:
         other_stats = run_stats(other, options)

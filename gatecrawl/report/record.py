@@ -158,8 +158,10 @@ def build_record(
     finish_reason: str | None = None,
     stats: Mapping[str, Any] | None = None,
     source: str = "crawl",
+    conditions: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A run record; pages are de-duplicated by ``url_key`` (the last wins, as in the store)."""
+    """A run record; pages are de-duplicated by ``url_key`` (the last wins, as in the store).
+    ``conditions``: what makes two runs comparable (``render_policy``, ``crawl_id``)."""
     by_key: dict[str, dict[str, Any]] = {}
     duplicates = 0
     for p in pages:
@@ -177,6 +179,7 @@ def build_record(
         "finished_at": finished_at,
         "finish_reason": finish_reason,
         "recipe": dict(recipe or {}),
+        "conditions": dict(conditions or {}),
         "duplicates": duplicates,
         "pages": [by_key[k] for k in sorted(by_key)],
         "stats": {k: v for k, v in sorted((stats or {}).items()) if k.startswith("gatecrawl/") and isinstance(v, (int, float, str, bool))},

@@ -284,6 +284,7 @@ class RecipeSpider(scrapy.Spider):
             render=meta.get("gatecrawl_render"),
             viewer_url=meta.get("gatecrawl_viewer_url"),
             plain=meta.get("gatecrawl_plain_capture") if rendered else None,
+            render_attempts=int(meta.get("gatecrawl_render_attempts", 0) or 0),
         )
 
     def parse(self, response: Response) -> Any:
@@ -347,4 +348,5 @@ class RecipeSpider(scrapy.Spider):
             escalation_reason=request.meta.get("gatecrawl_escalation_reason"),
             render=request.meta.get("gatecrawl_render"),
             plain=request.meta.get("gatecrawl_plain_capture") if request.meta.get("playwright") else None,
+            render_attempts=int(request.meta.get("gatecrawl_render_attempts", 0) or 0),
         )

@@ -7,14 +7,37 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["atomic_write"]
+__all__ = ["atomic_write", "current_umask", "file_mode"]
 
 
-def atomic_write(path: Path, chunks: Iterable[bytes], *, suffix: str = "") -> None:
+def current_umask() -> int:
+    """The process umask, read without changing it (Linux: /proc/self/status); elsewhere by
+    setting and restoring it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o077)  # briefly: never looser than a private default
+    os.umask(old)
+    return old
+
+
+def file_mode() -> int:
+    """The mode a new regular file gets from ``open()`` under the current umask."""
+    return 0o666 & ~current_umask()
+
+
+def atomic_write(path: Path, chunks: Iterable[bytes], *, suffix: str = "", mode: int | None = None) -> None:
     """Write ``chunks`` to ``path`` so that readers see either the old file or the whole new
-    one, never a partial write; the data is on disk (fsync) before the rename. Raises OSError."""
+    one, never a partial write; the data is on disk (fsync) before the rename. The file is
+    private (0600, mkstemp's mode) unless ``mode`` is given. Raises OSError."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
     try:
+        if mode is not None:
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             for chunk in chunks:
                 fh.write(chunk)

@@ -13,25 +13,38 @@ import hashlib
 import json
 from typing import Any
 
-__all__ = ["VOLATILE_FIELDS", "identity_sha256", "stable_view"]
+__all__ = ["VOLATILE_FIELDS", "VOLATILE_RENDER_FIELDS", "identity_sha256", "run_facts", "stable_view"]
 
 # Per-run facts: the run id, wall-clock times, and every duration (any field named ``*_ms``, at any
 # depth: latency, conversion, render timings) plus timing-driven counters of the renderer.
 VOLATILE_FIELDS = frozenset({"run_id", "fetched_at", "polls"})
 VOLATILE_SUFFIX = "_ms"
+# In a browser render's report (the packet's ``render``): the bytes that really arrived (Chromium
+# counts them per run: caching, connection reuse) and the name of the browser context that
+# happened to render the page (it depends on the crawl's order). The run manifest keeps them.
+VOLATILE_RENDER_FIELDS = frozenset({"bytes_received", "context"})
 
 
-def _volatile(name: str) -> bool:
-    return name in VOLATILE_FIELDS or name.endswith(VOLATILE_SUFFIX)
+def _volatile(name: str, parent: str | None = None) -> bool:
+    return name in VOLATILE_FIELDS or name.endswith(VOLATILE_SUFFIX) or (parent == "render" and name in VOLATILE_RENDER_FIELDS)
 
 
-def stable_view(obj: Any) -> Any:
+def stable_view(obj: Any, parent: str | None = None) -> Any:
     """``obj`` without volatile fields (recursively)."""
     if isinstance(obj, dict):
-        return {k: stable_view(v) for k, v in obj.items() if not _volatile(k)}
+        return {k: stable_view(v, k) for k, v in obj.items() if not _volatile(k, parent)}
     if isinstance(obj, list):
-        return [stable_view(v) for v in obj]
+        return [stable_view(v, parent) for v in obj]
     return obj
+
+
+def run_facts(packet: dict[str, Any]) -> dict[str, Any] | None:
+    """The per-run facts of a render report that the packet's identity leaves out, for the run
+    manifest (None for a page that was not rendered)."""
+    render = packet.get("render")
+    if not isinstance(render, dict) or not render:
+        return None
+    return {k: v for k, v in sorted(render.items()) if _volatile(k, "render")}
 
 
 def _is_packet_key(key: str) -> bool:

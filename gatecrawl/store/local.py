@@ -1,6 +1,7 @@
 """A local folder store: atomic writes (temp file, fsync, rename); an object whose identity
 (``gatecrawl.store.identity``: the bytes, or for page packets the packet without per-run fields)
-is unchanged is never rewritten, the same rule as the S3 store."""
+is unchanged is never rewritten, the same rule as the S3 store. Files get the mode the process
+umask gives new files (the spool, :mod:`gatecrawl.store.spool`, stays private)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import unquote
 
-from gatecrawl.store.atomic import atomic_write
+from gatecrawl.store.atomic import atomic_write, file_mode
 from gatecrawl.store.base import Store, StoreError
 from gatecrawl.store.identity import identity_sha256
 
@@ -36,6 +37,8 @@ class LocalStore(Store):
         self.deleted = 0
         self._status: dict[str, str] = {}
         self._lock = threading.Lock()
+        # Files as the user's umask makes them (0644 under the usual 022), like any tool's output.
+        self.file_mode = file_mode()
 
     def _path(self, key: str) -> Path:
         if key.startswith("/") or ".." in key.split("/"):
@@ -54,7 +57,7 @@ class LocalStore(Store):
                         self._set_status(key, "unchanged")
                     return False
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, [data], suffix=path.suffix)
+            atomic_write(path, [data], suffix=path.suffix, mode=self.file_mode)
         except OSError as exc:
             raise StoreError(f"cannot write {key}: {exc}") from None
         with self._lock:

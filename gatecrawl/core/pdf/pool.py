@@ -25,7 +25,12 @@ import threading
 import time
 from pathlib import Path
 
-_ROOT = str(Path(__file__).resolve().parents[3])  # directory holding the gatecrawl package
+# What holds the gatecrawl package: a folder, or a zipped egg under Scrapyd (a file: fine on
+# sys.path, where zipimport reads it, but never a working directory).
+_ROOT = str(Path(__file__).resolve().parents[3])
+# The worker reads nothing from disk: it runs in the root folder, which always exists and holds
+# no Python package that could shadow gatecrawl's (``python -c`` puts the cwd first on sys.path).
+_WORKER_CWD = os.path.abspath(os.sep)
 _BOOT = (
     "import sys; sys.path.insert(0, {root!r}); "
     "from gatecrawl.core.pdf.worker import main; main()"
@@ -57,10 +62,12 @@ class Worker:
         env = dict(os.environ)
         env["PYTHONHASHSEED"] = "0"
         env.pop("PYTHONSTARTUP", None)
+        if env.get("PYTHONPATH"):  # relative entries meant the caller's cwd, not the worker's
+            env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep) if p)
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _BOOT.format(root=_ROOT)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            bufsize=0, close_fds=True, env=env, cwd=_ROOT,
+            bufsize=0, close_fds=True, env=env, cwd=_WORKER_CWD,
         )
         self.jobs = 0
         self._in = self.proc.stdin.fileno()

@@ -1,0 +1,64 @@
+"""Checks a command runs before it starts a crawl, each returning the message of the first
+problem (or None): spider name, recipe, spider arguments, settings."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from gatecrawl.core.recipes import RecipeError
+from gatecrawl.envsettings import SettingValueError, setting_list
+
+
+def spider_problem(loader: Any, name: str) -> str | None:
+    """An unknown spider (with the closest names) or the error of its broken recipe."""
+    broken = getattr(loader, "broken", {})
+    if name in broken:
+        return str(broken[name])
+    names = sorted(loader.list())
+    if name in names:
+        return None
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if close:
+        hint = "did you mean " + " or ".join(repr(c) for c in close) + "?"
+    else:
+        hint = "spiders: " + (", ".join(names) if names else "none")
+    return f"no spider named {name!r} ({hint}); `scrapy list` shows them, one per recipe file (recipes/ and GATECRAWL_RECIPES_DIRS)"
+
+
+def spider_args_problem(spidercls: Any, spargs: dict[str, Any]) -> str | None:
+    recipe = getattr(spidercls, "recipe", None)
+    if recipe is None:
+        return None
+    from gatecrawl.spiders.recipe import parse_spider_args
+
+    try:
+        parse_spider_args(recipe, spargs.get("start_url"), spargs.get("max_pages"), spargs.get("render"))
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def settings_problem(settings: Any) -> str | None:
+    """List settings that cannot be read, allow-list entries and a resolver that do not parse."""
+    from gatecrawl.core.egress import EgressPolicy, load_resolver
+
+    try:
+        allow = setting_list(settings, "GATECRAWL_EGRESS_ALLOW")
+        setting_list(settings, "GATECRAWL_RECIPES_DIRS", separators=",")
+    except SettingValueError as exc:
+        return str(exc)
+    try:
+        EgressPolicy(allow, include_env=True)
+    except ValueError as exc:
+        return f"GATECRAWL_EGRESS_ALLOW (setting or environment variable): {exc}"
+    resolver = settings.get("GATECRAWL_EGRESS_RESOLVER")
+    if resolver:
+        try:
+            load_resolver(resolver)
+        except Exception as exc:  # noqa: BLE001 - any import problem is the setting's
+            return f"GATECRAWL_EGRESS_RESOLVER: cannot load {resolver!r}: {exc}"
+    return None
+
+
+__all__ = ["RecipeError", "spider_problem", "spider_args_problem", "settings_problem"]
