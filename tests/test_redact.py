@@ -211,3 +211,14 @@ def test_redact_text_is_linear_on_adversarial_input(name):
     assert t_big < 0.5, f"{name}: {len(big)} chars took {t_big:.2f} s"
     assert t_big < 20 * max(t_small, 0.002), f"{name}: 8x input took {t_big / max(t_small, 1e-9):.0f}x time"
     assert redact_text(out) == out
+
+
+def test_drop_reason_names_are_not_secrets():
+    """Per-reason counts keep their values: ``cookie_wall`` is a drop reason, not a cookie
+    (a run manifest showed ``"cookie_wall": "[REDACTED]"``); real secret keys still go."""
+    from gatecrawl.core.redact import redact_obj
+
+    got = redact_obj({"dropped_by_reason": {"cookie_wall": 7, "login_wall": 2},
+                      "cookie": "sid=abc", "session_id": "s3cr3t"})
+    assert got["dropped_by_reason"] == {"cookie_wall": 7, "login_wall": 2}
+    assert got["cookie"] == "[REDACTED]" and got["session_id"] == "[REDACTED]"

@@ -251,10 +251,23 @@ def redact_text(text: str) -> str:
 redact_text_plain = _redact_free
 
 
+@lru_cache(maxsize=1)
+def _own_vocabulary() -> frozenset:
+    """gatecrawl's own names that look like secret names but are not (``cookie_wall``, a drop
+    reason, used as a key of per-reason counts)."""
+    from gatecrawl.core.reasons import Reason
+
+    return frozenset(str(r) for r in Reason)
+
+
+def _secret_key(k: Any) -> bool:
+    return isinstance(k, str) and is_secret_name(k) and k not in _own_vocabulary()
+
+
 def redact_obj(obj: Any) -> Any:
     """Recursively redact a JSON-like object: values under secret keys, URLs and free text."""
     if isinstance(obj, Mapping):
-        return {k: (REDACTED if isinstance(k, str) and is_secret_name(k) else redact_obj(v)) for k, v in obj.items()}
+        return {k: (REDACTED if _secret_key(k) else redact_obj(v)) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [redact_obj(x) for x in obj]
     if isinstance(obj, str):
