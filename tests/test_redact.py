@@ -200,14 +200,19 @@ ADVERSARIAL = {
 
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_redact_text_is_linear_on_adversarial_input(name):
+    def best_of_3(text: str) -> float:  # the machine is shared: the fastest run is the cost
+        times = []
+        for _ in range(3):
+            t0 = _time.perf_counter()
+            redact_text(text)
+            times.append(_time.perf_counter() - t0)
+        return min(times)
+
     small = ADVERSARIAL[name]
-    t0 = _time.perf_counter()
-    redact_text(small)
-    t_small = _time.perf_counter() - t0
     big = small * 8
-    t0 = _time.perf_counter()
+    t_small = best_of_3(small)
+    t_big = best_of_3(big)
     out = redact_text(big)
-    t_big = _time.perf_counter() - t0
     assert t_big < 0.5, f"{name}: {len(big)} chars took {t_big:.2f} s"
     assert t_big < 20 * max(t_small, 0.002), f"{name}: 8x input took {t_big / max(t_small, 1e-9):.0f}x time"
     assert redact_text(out) == out

@@ -84,7 +84,9 @@ _QUOTED_VALUE = {q: re.compile(r"(?:\\.|[^\\\r\n%s])*+" % q) for q in ("'", '"')
 # name=value / name: value (unquoted; env dumps, cookies, header lines, query-like text, ;jsessionid=):
 # the name (a whole word: the lookbehind keeps the scan off the middle of words) and the separator;
 # the value is matched from there only when the name is secret.
-_BARE_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z0-9_.\-]++)[ \t]*+[=:][ \t]*+")
+# (Common URL schemes are skipped at once: the URL pass handled them, and a URL-heavy text would
+# otherwise stop the loop at every "https:".)
+_BARE_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])(?!(?:https?|ftp|wss?|s3|file)://)([A-Za-z0-9_.\-]++)[ \t]*+[=:][ \t]*+", re.I)
 _BARE_VALUE = re.compile(r"(?!\[REDACTED\])[^\s&;,'\"<>)\]}]++")
 # Cheap prefilters (substring tests on the lower-cased text) before any pattern runs.
 _SECRET_WORDS = ("token", "secret", "pass", "pwd", "key", "credential", "signature", "cookie", "authori", "authenti",
