@@ -254,3 +254,26 @@ def test_demo_recipe_admits_only_its_own_server(tmp_path, demo_server, canary_lo
     run = run_crawl("demo", tmp_path / "s", "-a", f"start_url={demo_server.base_url}/", settings={"GATECRAWL_RENDER_ENABLED": False}, env={"GATECRAWL_EGRESS_ALLOW": ""})
     assert run.summary()["counts"]["kept"] >= 15
     assert "egress_blocked" not in run.summary()["counts"]["dropped_by_reason"]
+
+
+@pytest.mark.parametrize("url, admitted", [
+    ("http://127.0.0.1:8000/", True),
+    ("http://localhost:8000/", True),
+    ("http://10.1.2.3/", True),
+    ("http://[::1]:8080/", True),
+    ("http://169.254.169.254/latest/meta-data/", False),   # cloud metadata
+    ("http://[fd00:ec2::254]/", False),                    # AWS IPv6 metadata (ULA)
+    ("http://[::ffff:169.254.169.254]/", False),
+    ("http://100.100.100.200/", False),                    # CGNAT (Alibaba metadata)
+    ("http://metadata.google.internal/", False),           # a name: could resolve anywhere
+    ("https://example.com/", False),                       # public: needs no admission
+])
+def test_admit_start_urls_never_admits_metadata_or_names(url, admitted):
+    """A recipe may set GATECRAWL_EGRESS_ADMIT_START_URLS (the demo does), so what it admits is
+    limited: loopback and private address literals and localhost, never a metadata address."""
+    from types import SimpleNamespace
+
+    from gatecrawl.middlewares.egress import start_url_entries
+
+    entries = start_url_entries(SimpleNamespace(start_urls=[url], sitemaps=()))
+    assert bool(entries) == admitted, entries

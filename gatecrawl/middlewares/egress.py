@@ -8,9 +8,10 @@ addresses for :class:`gatecrawl.resolver.EgressResolver`, so the connection goes
 the address that was checked.
 
 Settings: ``GATECRAWL_EGRESS_ENABLED``, ``GATECRAWL_EGRESS_ALLOW``, ``GATECRAWL_EGRESS_RESOLVER``,
-``GATECRAWL_EGRESS_ADMIT_START_URLS`` (admit exactly the ``host:port`` of the run's start URLs,
-for recipes of sites on a private network such as the demo; off by default, because start URLs
-may come from whoever can schedule a crawl).
+``GATECRAWL_EGRESS_ADMIT_START_URLS`` (admit exactly the ``host:port`` of the run's start URLs
+when their host is ``localhost`` or a loopback or private address literal, for recipes of sites
+on a private network such as the demo; never a name or a link-local/metadata address; off by
+default, because start URLs may come from whoever can schedule a crawl).
 Stats: ``gatecrawl/egress/checked``, ``gatecrawl/egress/blocked/<address class>``,
 ``gatecrawl/egress/scheme_blocked``.
 Meta: ``gatecrawl_egress`` (the decision for the request's host).
@@ -26,7 +27,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.envsettings import setting_list
-from gatecrawl.core.egress import EgressDecision, EgressPolicy, admit_hint, load_resolver
+from gatecrawl.core.egress import EgressDecision, EgressPolicy, address_class, admit_hint, load_resolver
 from gatecrawl.resolver import pin
 
 if TYPE_CHECKING:
@@ -47,12 +48,26 @@ class EgressBlocked(IgnoreRequest):
         super().__init__(f"{self.reason}: {self.detail} (hop {hop})")
 
 
+def _admittable_start_host(host: str) -> bool:
+    """A start URL's host that ``GATECRAWL_EGRESS_ADMIT_START_URLS`` may admit: ``localhost`` or
+    a loopback or private address literal. Never a name (it could resolve anywhere), never a
+    link-local, CGNAT, ULA or other special address (cloud metadata endpoints live there)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return address_class(host) in ("loopback", "private")
+    except ValueError:
+        return False
+
+
 def start_url_entries(recipe: object) -> list[str]:
-    """``host:port`` of each start URL and sitemap of ``recipe`` (spider arguments applied)."""
+    """``host:port`` of each start URL and sitemap of ``recipe`` (spider arguments applied) whose
+    host is ``localhost`` or a loopback or private address literal; other start URLs are left
+    to the egress policy like any other URL."""
     out = []
     for url in tuple(getattr(recipe, "start_urls", ())) + tuple(getattr(recipe, "sitemaps", ())):
         parts = urlsplit(url)
-        if parts.hostname:
+        if parts.hostname and _admittable_start_host(parts.hostname):
             host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
             out.append(f"{host}:{parts.port or EgressPolicy.default_port(parts.scheme.lower())}")
     return out
