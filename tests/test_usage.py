@@ -129,3 +129,20 @@ def test_convert_of_a_refused_url_gives_the_egress_reason(origin, tmp_path):
     # convert is quiet by default: the verdict and the hint, not Scrapy's start-up log
     assert len(proc.stderr.strip().splitlines()) <= 4, proc.stderr[-3000:]
     assert f"GATECRAWL_EGRESS_ALLOW={origin.host}:{origin.port}" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "uri, expected",
+    [
+        ("s4://bucket/x", "GATECRAWL_STORE_URI: unknown store 's4://'"),
+        ("s3:///no-bucket", "GATECRAWL_STORE_URI: not an s3://bucket/prefix URI"),
+    ],
+)
+def test_bad_store_uri_is_one_line_and_exit_2(uri, expected, tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "demo", "-s", f"GATECRAWL_STORE_URI={uri}", "--nolog"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": f"{TESTS}:{ROOT}"}, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert expected in _one_line(proc)
+    assert not (ROOT / "s4:").exists()
