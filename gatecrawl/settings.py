@@ -228,6 +228,8 @@ PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
 # Scrapy headers go with the page's own same-origin navigation only.
 PLAYWRIGHT_PROCESS_REQUEST_HEADERS = "gatecrawl.browser.policy.process_headers"
 LOG_LEVEL = "INFO"
+# Quiet by default (gatecrawl.logquiet): no versions list; Scrapy's start-up inventory at DEBUG.
+LOG_VERSIONS: list[str] = []
 FEED_EXPORT_ENCODING = "utf-8"
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
 # Item log lines name the URL and the reason; items (bodies, Markdown) are never dumped.
@@ -236,3 +238,7 @@ LOG_FORMATTER = "gatecrawl.logformatter.GatecrawlLogFormatter"
 # Scrapy's cookie middleware asks tldextract for the public-suffix list; by default it would
 # try to download it on first use. Use the snapshot bundled with tldextract: no network.
 import gatecrawl.offline  # noqa: E402,F401
+# Scrapy's start-up inventory, its own progress line and the robots.txt traceback only at DEBUG.
+import gatecrawl.logquiet  # noqa: E402
+
+gatecrawl.logquiet.install()

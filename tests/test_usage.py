@@ -129,3 +129,49 @@ def test_convert_of_a_refused_url_gives_the_egress_reason(origin, tmp_path):
     # convert is quiet by default: the verdict and the hint, not Scrapy's start-up log
     assert len(proc.stderr.strip().splitlines()) <= 4, proc.stderr[-3000:]
     assert f"GATECRAWL_EGRESS_ALLOW={origin.host}:{origin.port}" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "uri, expected",
+    [
+        ("s4://bucket/x", "GATECRAWL_STORE_URI: unknown store 's4://'"),
+        ("s3:///no-bucket", "GATECRAWL_STORE_URI: not an s3://bucket/prefix URI"),
+    ],
+)
+def test_bad_store_uri_is_one_line_and_exit_2(uri, expected, tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "demo", "-s", f"GATECRAWL_STORE_URI={uri}", "--nolog"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": f"{TESTS}:{ROOT}"}, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert expected in _one_line(proc)
+    assert not (ROOT / "s4:").exists()
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_quiet_by_default(tmp_path):
+    """A crawl's console shows a short banner, gatecrawl's lines and the summary (it showed ~200
+    lines: versions, every enabled component, overridden settings, a robots.txt traceback, the
+    stats dump); -L DEBUG shows the inventory, a LOG_FILE keeps the stats dump."""
+    url = f"http://127.0.0.1:{_closed_port()}/"
+    common = ("crawl", "demo", "-a", f"start_url={url}", "-s", "RETRY_TIMES=0", "-s", f"GATECRAWL_STORE_URI=file://{tmp_path / 'store'}")
+    quiet = scrapy(*common)
+    assert quiet.returncode == 1, quiet.stderr[-3000:]
+    err = quiet.stderr
+    for hidden in ("Versions:", "Enabled downloader middlewares", "Overridden settings", "Dumping Scrapy stats", "Traceback", "Crawled 0 pages"):
+        assert hidden not in err, (hidden, err[-3000:])
+    assert "Scrapy 2." in err and "gatecrawl: crawl failed: nothing_kept" in err and "robots.txt unreachable" in err
+    assert len(err.strip().splitlines()) <= 20, err
+    loud = scrapy(*common, "-L", "DEBUG")
+    assert "Enabled downloader middlewares" in loud.stderr and "Dumping Scrapy stats" in loud.stderr
+    log = tmp_path / "crawl.log"
+    scrapy(*common, "-s", f"LOG_FILE={log}")
+    text = log.read_text("utf-8")
+    assert "Dumping Scrapy stats" in text and "Enabled downloader middlewares" not in text

@@ -52,6 +52,9 @@ def settings_problem(settings: Any) -> str | None:
         EgressPolicy(allow, include_env=True)
     except ValueError as exc:
         return f"GATECRAWL_EGRESS_ALLOW (setting or environment variable): {exc}"
+    problem = store_problem(settings)
+    if problem:
+        return problem
     resolver = settings.get("GATECRAWL_EGRESS_RESOLVER")
     if resolver:
         try:
@@ -61,4 +64,27 @@ def settings_problem(settings: Any) -> str | None:
     return None
 
 
-__all__ = ["RecipeError", "spider_problem", "spider_args_problem", "settings_problem"]
+def store_problem(settings: Any) -> str | None:
+    """A store URI that names no known store (a typo such as ``s4://`` became a local folder of
+    that name), or an ``s3://`` URI or S3 option that does not parse. Nothing is contacted."""
+    from urllib.parse import urlsplit
+
+    uri = str(settings.get("GATECRAWL_STORE_URI") or "")
+    if not uri:
+        return "GATECRAWL_STORE_URI is empty: give file://PATH, a folder, or s3://bucket/prefix"
+    scheme = urlsplit(uri).scheme.lower() if "://" in uri else ""
+    if scheme not in ("", "file", "s3"):
+        return f"GATECRAWL_STORE_URI: unknown store {scheme + '://'!r}: give file://PATH, a folder, or s3://bucket/prefix"
+    if scheme == "s3":
+        from gatecrawl.store import StoreError
+        from gatecrawl.store.s3 import S3Config
+
+        options = {k: v for k, v in settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
+        try:
+            S3Config.from_options(uri, options)
+        except StoreError as exc:
+            return f"GATECRAWL_STORE_URI: {exc}"
+    return None
+
+
+__all__ = ["RecipeError", "spider_problem", "spider_args_problem", "settings_problem", "store_problem"]
