@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import lxml.html
+import pytest
 
 from gatecrawl.core.extract import EXTRACTOR_VERSION, Selection, select_main
 from gatecrawl.core.htmlparse import parse_html
@@ -421,3 +422,29 @@ def test_a_collapsed_menu_does_not_make_the_content_look_small(monkeypatch):
     opened = _trending_page().replace(b"<details class='select-menu'>", b"<details class='select-menu' open>")
     monkeypatch.undo()
     assert extract.collapsed_menu_chars(parse_html(opened)) == 0
+
+
+def _item_page(n: int, extra_prose: int = 0) -> lxml.html.HtmlElement:
+    cards = "".join(f"<li class='product'><a href='/p/{i}'>Joco cup {i} oz reusable glass cup</a>"
+                    f"<span>Amber, Lilac, Ruby</span><span>$2{i}.95</span></li>" for i in range(n))
+    prose = "<p>" + "A paragraph of running text about something else entirely. " * extra_prose + "</p>"
+    return lxml.html.fromstring(f"<html><body><div class='notice'><p>Shopping in AUD.</p></div>{prose}"
+                                f"<ul class='products'>{cards}</ul></body></html>").find("body")
+
+
+@pytest.mark.parametrize("n, prose, selected, rescued", [
+    (12, 0, 16, True),      # a banner line selected next to a 12-item grid: the grid
+    (12, 0, 80, True),      # still under 15% of the grid's text
+    (12, 0, 120, False),    # the selection holds 15% or more of the grid's text: kept
+    (7, 0, 16, False),      # too few items for a listing
+    (12, 150, 16, False),   # the items hold under 10% of the page's text
+])
+def test_listing_rescue_thresholds(n, prose, selected, rescued):
+    from gatecrawl.core.extract import (LISTING_RESCUE_MAX_RATIO, LISTING_RESCUE_MIN_ITEMS,
+                                        LISTING_RESCUE_MIN_SHARE, _listing_rescue)
+
+    assert (LISTING_RESCUE_MIN_ITEMS, LISTING_RESCUE_MIN_SHARE, LISTING_RESCUE_MAX_RATIO) == (8, 0.1, 0.15)
+    got = _listing_rescue(_item_page(n, prose), selected)
+    assert (got is not None) == rescued
+    if rescued:
+        assert got.tag == "ul" and got.get("class") == "products"

@@ -70,3 +70,46 @@ def test_a_thread_keeps_its_comment_like_posts_and_the_packet_says_why():
     res2 = convert(html.encode(), "https://f.example/thread/9", recipe=pinned)
     assert res2.evidence["extraction"]["page_type_detected"] == {"type": "article", "signals": ["recipe"], "pinned": True}
     assert res2.markdown.count("I tried the steps above") < 6
+
+
+def _grid(n: int, own: str) -> str:
+    return "<ul class='grid'>" + "".join(
+        f"<li class='card'><a href='/p/{i}'>Hand-thrown stoneware mug number {i}</a>{own}</li>"
+        for i in range(n)) + "</ul>"
+
+
+@pytest.mark.parametrize("html, counted", [
+    # a product grid: every card has its title link and a price of its own
+    (_grid(8, "<span>$24.00</span>"), True),
+    # a reading list in a table: title and author links plus a rating of its own per row
+    ("<table>" + "".join(f"<tr><td>{i}</td><td><a href='/b/{i}'>Book title {i}</a> by "
+                         f"<a href='/a/{i}'>Author {i}</a> 4.1 avg rating</td></tr>" for i in range(7))
+     + "</table>", True),
+    # a menu: bare links, nothing of their own
+    (_grid(12, ""), False),
+    # too few siblings to be a listing
+    (_grid(5, "<span>$24.00</span>"), False),
+])
+def test_listing_item_titles_are_content_and_menus_are_not(html, counted):
+    from gatecrawl.core.pagetype import item_link_chars
+
+    root = lxml.html.fromstring(f"<div>{html}</div>")
+    links = sum(len(" ".join(a.text_content().split())) for a in root.iter("a"))
+    assert links > 0
+    assert item_link_chars(root) == (links if counted else 0)
+
+
+def test_a_product_grid_is_not_dropped_as_boilerplate_but_bare_links_are_not_kept(packet_validator):
+    head = "<title>Mugs</title>"
+    grid = "<h1>Stoneware mugs</h1>" + _grid(20, "<span class='price'>$24.00</span><span>Ships in 2 days</span>")
+    kept = convert(f"<html><head>{head}</head><body><main>{grid}</main></body></html>".encode(),
+                   "https://shop.example/mugs", content_type="text/html")
+    assert kept.ok, kept.evidence["validation_report"]
+    assert kept.evidence["extraction"]["listing_item_link_chars"] > 500
+    assert kept.evidence["validation_report"]["boilerplate_ratio"] < 0.5
+    packet_validator.validate(kept.evidence)
+    hub = "<h1>Stoneware mugs</h1>" + _grid(20, "")
+    dropped = convert(f"<html><head>{head}</head><body><main>{hub}</main></body></html>".encode(),
+                      "https://shop.example/mugs", content_type="text/html")
+    assert not dropped.ok  # bare links: a menu, never content
+    assert dropped.evidence["extraction"]["listing_item_link_chars"] == 0

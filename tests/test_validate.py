@@ -154,10 +154,19 @@ def test_page_type_routing(body, ctype, url, expected):
 
 
 def test_a_listing_the_reference_confirms_is_not_boilerplate_but_a_hub_is():
-    items = "".join(f"<li><a href='/job/{i}'>Senior engineer number {i} wanted at company {i} in city {i}"
-                    f" for the platform team</a> <span>{i} hours ago</span></li>" for i in range(25))
-    listing = page(f"<main><h1>Jobs at our startups</h1><p>These are open roles at companies we fund, "
-                   f"updated daily by the teams themselves.</p><ol>{items}</ol></main>", title="Jobs")
+    def jobs(own: str) -> bytes:
+        items = "".join(f"<li><a href='/job/{i}'>Senior engineer number {i} wanted at company {i} in city {i}"
+                        f" for the platform team</a>{own}</li>" for i in range(25))
+        return page(f"<main><h1>Jobs at our startups</h1><p>These are open roles at companies we fund, "
+                    f"updated daily by the teams themselves.</p><ol>{items}</ol></main>", title="Jobs")
+
+    # items with text of their own beside the link are a listing by structure: no reference needed
+    dated = convert(jobs(" <span>2 hours ago</span>"), URL,
+                    recipe=recipe("[validation]\nlinks_confirmed_are_content = false\n"))
+    assert dated.ok, dated.evidence["validation_report"]
+    assert dated.evidence["extraction"]["listing_item_link_chars"] > 1000
+    # bare links need the reference's confirmation
+    listing = jobs("")
     r = convert(listing, URL)
     assert r.ok, r.evidence["validation_report"]
     assert r.evidence["validation_report"]["detail"]["link_text_confirmed_by_reference"] >= 0.6

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.gate import GATE_VERSION, GateThresholds, score
 from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
+from gatecrawl.core.pagetype import item_link_chars
 from gatecrawl.core.presence import Presence, assess_presence, unique_ratio_window
 from gatecrawl.core.reasons import Reason
 from gatecrawl.core.recipes import Recipe, load_recipe_text
@@ -324,16 +325,20 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     packet["main_selectors_used"] = [sel.selector] if sel.selector else []
     packet["boilerplate_filter_rules_used"] = list(sel.removal_rules)
     packet["set_aside"] = [{"kind": k, "text": t} for k, t in sel.set_aside]
+    # A listing's item titles are its content, not chrome (a menu's bare links still count).
+    listing_link_chars = item_link_chars(sel.root, lambda a: len(visible_text(a)))
     packet["extraction"] = {
         "page_type_detected": sel.page_type.to_dict() if sel.page_type else None,
         "agreement": sel.agreement,
         "removed": [{"rule": r, "text": t} for r, t in sel.removed[:REMOVED_LISTED_MAX]],
         "removed_count": len(sel.removed),
+        "listing_item_link_chars": listing_link_chars,
     }
     packet["sample_provenance"] = list(md.provenance)
 
     # Extraction gate: the same four checks, on the extraction.
     link_chars = sum(len(visible_text(a)) for a in sel.root.iter("a"))
+    link_chars = max(0, link_chars - listing_link_chars)
     main_chars = max(sel.main_text_chars, 1)
     boiler_ratio = round(min(1.0, link_chars / main_chars), 4) if sel.main_text_chars else 0.0
     text = md.text

@@ -134,7 +134,7 @@ from gatecrawl.core.page import css_path, remove_keep_tail
 
 __all__ = ["EXTRACTOR_VERSION", "Selection", "select_main", "visible_text_chars"]
 
-EXTRACTOR_VERSION = "extract/6"
+EXTRACTOR_VERSION = "extract/7"
 
 MIN_TEXT = 20
 _BLOCK_COST = 10
@@ -1336,6 +1336,19 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         for e in root.iter():
             if _is_el(e) and e.get(UNIT_ATTR) is not None:
                 del e.attrib[UNIT_ATTR]
+    if vote and rule != "recipe_selector":
+        rescued = _listing_rescue(vote_body, _text_len(root))
+        if rescued is not None:
+            root = copy.deepcopy(rescued)
+            root.tail = None
+            for e in root.iter():
+                if _is_el(e) and e.get(UNIT_ATTR) is not None:
+                    del e.attrib[UNIT_ATTR]
+            _clean_links(root, fired, skip)
+            _drop_popovers(root, fired)
+            rule, selector = "listing_items", _selector_of(rescued, "listing_items")
+            fired.add("listing_items")
+            set_aside, removed = [], []
     reference_share = None
     if "trafilatura" in ref_cache:
         reference_share = _shared_share(root, ref_cache["trafilatura"])
@@ -1354,6 +1367,29 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         reference_share=reference_share,
         page_type=guess,
     )
+
+
+#: listing rescue: the page's largest group of repeated linked items has at least this many items
+LISTING_RESCUE_MIN_ITEMS = 8
+#: ... holding at least this share of the page's text
+LISTING_RESCUE_MIN_SHARE = 0.1
+#: ... and the selection holds less than this share of the group's text
+LISTING_RESCUE_MAX_RATIO = 0.15
+
+
+def _listing_rescue(body: lxml.etree._Element, selected_chars: int):
+    """The container of the page's repeated items when the selection missed them: a group of
+    at least ``LISTING_RESCUE_MIN_ITEMS`` cards (siblings with a link and text of their own,
+    outside navigation, header, footer and aside) holding ``LISTING_RESCUE_MIN_SHARE``
+    of the page's text, next to which the selection is tiny (under
+    ``LISTING_RESCUE_MAX_RATIO`` of the group's text): a product grid or a result list whose
+    density score lost to a banner or a single paragraph. None otherwise."""
+    parent, n, share = pagetype.largest_card_group(body)
+    if parent is None or n < LISTING_RESCUE_MIN_ITEMS or share < LISTING_RESCUE_MIN_SHARE:
+        return None
+    if selected_chars >= LISTING_RESCUE_MAX_RATIO * _text_len(parent):
+        return None
+    return parent
 
 
 # --------------------------------------------------------------------------- reference pruning

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import lxml.etree
 import lxml.html
 
-__all__ = ["PAGE_TYPES", "PageTypeGuess", "detect_page_type"]
+__all__ = ["PAGE_TYPES", "PageTypeGuess", "detect_page_type", "item_link_chars", "largest_card_group"]
 
 PAGE_TYPES = ("article", "documentation", "forum", "listing", "product", "service")
 
@@ -140,14 +140,14 @@ def _repeated_posts(body) -> tuple[int, float]:
     return n, chars / max(1, _text_len(body))
 
 
-def _repeated_items(body) -> tuple[int, float]:
-    """The largest group of sibling items with the same tag and class that each hold a link,
-    and the share of the page's text those items hold (collapsed menus left out of the
-    page's text: they are not shown)."""
+def largest_item_group(body):
+    """The largest group of sibling items with the same tag and class that each hold a link:
+    ``(parent, item count, share of the page's text the items hold)``, ``(None, 0, 0.0)``
+    when there is none (collapsed menus left out of the page's text: they are not shown)."""
     from gatecrawl.core.extract import collapsed_menu_chars
 
     total = max(1, _text_len(body) - collapsed_menu_chars(body))
-    best_n, best_share = 0, 0.0
+    best_parent, best_n, best_share = None, 0, 0.0
     for parent in body.iter("ul", "ol", "div", "section", "main", "tbody"):
         groups: dict[tuple, list] = {}
         for child in parent:
@@ -162,8 +162,79 @@ def _repeated_items(body) -> tuple[int, float]:
                 continue
             share = sum(_text_len(it) for it in linked) / total
             if share > best_share:
-                best_n, best_share = len(items), share
-    return best_n, best_share
+                best_parent, best_n, best_share = parent, len(items), share
+    return best_parent, best_n, best_share
+
+
+def _repeated_items(body) -> tuple[int, float]:
+    """The largest group of repeated linked items: count and share of the page's text."""
+    _, n, share = largest_item_group(body)
+    return n, share
+
+
+#: a listing item: at least this many siblings of one tag and class, each holding a link
+ITEM_MIN_SIBLINGS = 6
+#: ... and text of its own beside the link (a price, an author, a date, a summary)
+ITEM_OWN_TEXT_MIN = 3
+
+
+def _card_groups(root, measure):
+    """Groups of at least ``ITEM_MIN_SIBLINGS`` siblings of one tag and class where at least
+    80% of the siblings are cards (a link and text of their own beside it): ``(parent,
+    siblings, cards)``, each card given as its list of links."""
+    for parent in root.iter("ul", "ol", "div", "section", "main", "table", "tbody"):
+        groups: dict[tuple, list] = {}
+        for child in parent:
+            if isinstance(child.tag, str):
+                groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
+        for items in groups.values():
+            if len(items) < ITEM_MIN_SIBLINGS:
+                continue
+            cards = []
+            for it in items:
+                links = list(it.iter("a"))
+                if not links:
+                    continue
+                if _text_len(it) - sum(measure(a) for a in links) >= ITEM_OWN_TEXT_MIN:
+                    cards.append(links)
+            if len(cards) >= 0.8 * len(items):
+                yield parent, items, cards
+
+
+def item_link_chars(root, text_len=None) -> int:
+    """Link text that titles the items of a listing: links inside a group of at least
+    ``ITEM_MIN_SIBLINGS`` siblings of one tag and class where at least 80% of the siblings
+    hold a link *and* text of their own beside it. A menu's items are bare links and do not
+    count; a product grid's or a reading list's titles do. ``text_len`` measures an element's
+    link text (default: whitespace-collapsed ``text_content``)."""
+    measure = text_len or _text_len
+    counted: set = set()
+    total = 0
+    for _parent, _items, cards in _card_groups(root, measure):
+        for links in cards:
+            for a in links:
+                if a not in counted and not any(p in counted for p in a.iterancestors("a")):
+                    counted.add(a)
+                    total += measure(a)
+    return total
+
+
+_CHROME_TAGS = frozenset(("nav", "header", "footer", "aside"))
+
+
+def largest_card_group(body):
+    """The listing a page is about: the group of cards (see ``item_link_chars``) holding the
+    most text, outside navigation, header, footer and aside. ``(parent, item count, share of
+    the page's text the group holds)``, or ``(None, 0, 0.0)``."""
+    total = max(1, _text_len(body))
+    best_parent, best_n, best_share = None, 0, 0.0
+    for parent, items, _cards in _card_groups(body, _text_len):
+        if parent.tag in _CHROME_TAGS or any(a.tag in _CHROME_TAGS for a in parent.iterancestors()):
+            continue
+        share = sum(_text_len(it) for it in items) / total
+        if share > best_share:
+            best_parent, best_n, best_share = parent, len(items), share
+    return best_parent, best_n, best_share
 
 
 def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess:
