@@ -104,3 +104,23 @@ def test_a_crawl_with_a_too_complex_page_does_not_stall(tmp_path, recipes_dir, o
     assert got[urls[0]]["drop_reason"] == "too_complex"
     assert all(got[u]["outcome"] == "kept" for u in urls[1:])
     assert took < 30, took
+
+
+@pytest.mark.parametrize("open_tag, close_tag, levels", [
+    ("<table><tr><td>", "</td></tr></table>", 100),   # text left between rows was skipped before
+    ("<div>", "</div>", 250),
+    ("<ul><li>", "</li></ul>", 120),
+])
+def test_text_nested_past_the_depth_limit_is_kept_and_the_packet_says_so(open_tag, close_tag, levels, packet_validator):
+    """Issue 15 item 9: text nested deeper than htmlparse.MAX_DEPTH vanished from a kept page's
+    Markdown without a word in the packet (nested tables at 100 levels = 300 elements)."""
+    prose = "<p>" + "This paragraph is ordinary content that a reader keeps in the Markdown. " * 8 + "</p>"
+    deep = open_tag * levels + "DEEPTEXT marker sentence far down the tree of this page." + close_tag * levels
+    html = f"<html><head><title>T</title></head><body><main><h1>Title</h1>{prose * 3}{deep}</main></body></html>"
+    r = convert(html.encode(), "http://x.test/deep", "text/html")
+    assert r.ok, r.evidence["drop_detail"]
+    assert "DEEPTEXT marker sentence" in r.markdown
+    assert r.evidence["extraction"]["flattened_deep_elements"] >= 1
+    packet_validator.validate(r.evidence)
+    shallow = convert(f"<html><body><main><h1>Title</h1>{prose * 3}</main></body></html>".encode(), "http://x.test/s", "text/html")
+    assert "flattened_deep_elements" not in shallow.evidence["extraction"]

@@ -284,7 +284,7 @@ def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fe
 
 def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> ConversionResult:
     from gatecrawl.core.extract import select_main
-    from gatecrawl.core.htmlparse import parse_html
+    from gatecrawl.core.htmlparse import FLATTENED_ATTR, parse_html
     from gatecrawl.core.markdown import to_markdown
 
     doc = parse_html(body, content_type=content_type)
@@ -334,6 +334,10 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         "removed_count": len(sel.removed),
         "listing_item_link_chars": listing_link_chars,
     }
+    flattened = int(doc.get(FLATTENED_ATTR) or 0) if doc is not None else 0
+    if flattened:
+        # elements nested deeper than htmlparse.MAX_DEPTH: their text is kept, their tags are not
+        packet["extraction"]["flattened_deep_elements"] = flattened
     packet["sample_provenance"] = list(md.provenance)
 
     # Extraction gate: the same four checks, on the extraction.

@@ -135,8 +135,17 @@ def _decode(body: bytes | str, content_type: str | None) -> str:
 _AT_MAX_DEPTH = lxml.etree.XPath("/".join(["*"] * MAX_DEPTH))
 
 
+#: table structure that holds no text of its own in Markdown: flattened, it becomes a block
+_TABLE_STRUCTURE = frozenset(("table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"))
+#: set on the root when elements were flattened: how many (the packet reports it)
+FLATTENED_ATTR = "data-gc-flattened"
+
+
 def _flatten_deep(root: lxml.html.HtmlElement) -> None:
-    """Replace every element at depth MAX_DEPTH by its text content (tags dropped)."""
+    """Replace every element at depth MAX_DEPTH by its text content (tags dropped). A flattened
+    piece of table structure becomes a ``<div>`` so that its text is written, not skipped as
+    text between rows; the number of flattened elements is kept on the root."""
+    n = 0
     for el in _AT_MAX_DEPTH(root):  # elements exactly MAX_DEPTH levels below the root
         if not len(el):
             continue
@@ -146,6 +155,11 @@ def _flatten_deep(root: lxml.html.HtmlElement) -> None:
             el.remove(child)
         el.text = text
         el.tail = tail
+        if isinstance(el.tag, str) and el.tag.lower() in _TABLE_STRUCTURE:
+            el.tag = "div"
+        n += 1
+    if n:
+        root.set(FLATTENED_ATTR, str(n))
 
 
 def _ensure_structure(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
