@@ -167,3 +167,17 @@ def test_context_pool_recycles():
     assert pool.release(a) is False  # one page of generation 0 still open
     assert pool.release(b) is True  # retired and drained: close it
     assert pool.release(c) is False  # current generation stays open
+
+
+def test_a_pdf_served_as_html_is_never_rendered_even_under_force():
+    """Issue 15 item 9: under render=force a PDF served as text/html went to Chromium."""
+    mw, crawler = _mw('[render]\npolicy = "force"')
+    req = Request("http://x/report")
+    pdf = HtmlResponse(req.url, body=b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n", request=req,
+                       headers={"Content-Type": "text/html; charset=utf-8"})
+    assert mw.process_response(req, pdf) is pdf
+    assert crawler.stats.get_value("gatecrawl/render/skipped/pdf") == 1
+    assert not crawler.stats.get_value("gatecrawl/render/requested")
+    # an HTML page under force is still rendered
+    html = _resp(req)
+    assert isinstance(mw.process_response(req, html), Request)

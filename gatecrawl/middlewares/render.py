@@ -62,6 +62,7 @@ from scrapy.http import HtmlResponse
 from gatecrawl.browser.contexts import BrowserLedger, ContextPool
 from gatecrawl.browser.options import BrowserOptions
 from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderTimeout
+from gatecrawl.core.convert import page_type
 from gatecrawl.items import first_headers
 
 if TYPE_CHECKING:
@@ -157,6 +158,11 @@ class RenderMiddleware:
             return response
         recipe = getattr(self.crawler.spider, "recipe", None)
         if recipe is None:
+            return response
+        ctype = response.headers.get(b"Content-Type")
+        if page_type(response.body, ctype.decode("latin-1") if ctype else None, response.url) == "pdf":
+            # A PDF served as text/html goes to the PDF reader, never to Chromium (render=force too).
+            self.stats.inc_value("gatecrawl/render/skipped/pdf")
             return response
         reason, why = render_decision(recipe, response.url, request.meta.get("gatecrawl_presence"), response.status)
         if reason is None:
