@@ -27,7 +27,6 @@ __all__ = [
 ]
 
 _INVISIBLE = {"script", "style", "noscript", "template", "svg", "head", "title", "meta", "link"}
-_WS = re.compile(r"\s+")
 # Structural chrome: always boilerplate when outside the main content.
 _CHROME_TAGS = {"nav", "aside"}
 _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search"}
@@ -35,7 +34,10 @@ _BANNER_RE = re.compile(r"(^|[\s_\-])(cookie|consent|gdpr|cc-banner|onetrust|new
 
 
 def norm_space(s: str) -> str:
-    return _WS.sub(" ", s).strip()
+    """Whitespace runs collapsed to one space, ends stripped. ``str.split()`` and the regex
+    class ``\\s`` agree on every code point (checked over all of Unicode), so this is
+    ``re.sub(r"\\s+", " ", s).strip()``, only faster."""
+    return " ".join(s.split())
 
 
 def _iter_text(el: HtmlElement, skip, invisible=_INVISIBLE) -> list[str]:
