@@ -1558,7 +1558,8 @@ def _shared_share(root: lxml.etree._Element, ref: str) -> float | None:
 
 
 def _shingle_set(tokens: list[str]) -> set:
-    return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
+    """The set of 4-token windows (``tuple(tokens[i:i + 4])`` for every i), built by zip."""
+    return set(zip(tokens, tokens[1:], tokens[2:], tokens[3:]))
 
 
 #: a heading right after the title with at least this many tokens can be a standfirst
