@@ -448,3 +448,23 @@ def test_listing_rescue_thresholds(n, prose, selected, rescued):
     assert (got is not None) == rescued
     if rescued:
         assert got.tag == "ul" and got.get("class") == "products"
+
+
+def test_whitespace_collapse_is_the_regex_one():
+    """norm_space / _squash / _norm_ws use str.split() in place of re.sub(r"\\s+", " ", t).strip():
+    the same characters must count as whitespace for both, or output bytes would move."""
+    import re
+    import sys
+
+    from gatecrawl.core.extract import _squash
+    from gatecrawl.core.markdown import _norm_ws
+    from gatecrawl.core.page import norm_space
+
+    ws = re.compile(r"\s")
+    differ = [c for c in range(sys.maxunicode + 1) if (ws.match(chr(c)) is not None) != chr(c).isspace()]
+    assert differ == []
+    spaces = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace())
+    sample = f"{spaces}a{spaces}\u200bb\ufeff c{spaces}"
+    want = re.sub(r"\s+", " ", sample).strip()
+    assert want == "a \u200bb\ufeff c"
+    assert norm_space(sample) == _squash(sample) == _norm_ws(sample) == want

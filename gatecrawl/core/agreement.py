@@ -76,7 +76,8 @@ def _tokens(text: str) -> list[str]:
 
 
 def _shingles(tokens: list[str]) -> set:
-    return {tuple(tokens[i:i + 4]) for i in range(len(tokens) - 3)}
+    """The set of 4-token windows (``tuple(tokens[i:i + 4])`` for every i), built by zip."""
+    return set(zip(tokens, tokens[1:], tokens[2:], tokens[3:]))
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class _TextCandidate:
             return False
         if len(toks) >= 4:
             sh = _shingles(toks)
-            return sum(1 for s in sh if s in self.shingles) >= UNIT_MATCH_MIN * len(sh)
+            return len(sh & self.shingles) >= UNIT_MATCH_MIN * len(sh)
         return (" " + " ".join(toks) + " ") in self.joined
 
 

@@ -164,7 +164,7 @@ def _flatten_deep(root: lxml.html.HtmlElement) -> None:
 
 def _ensure_structure(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
     if not isinstance(root.tag, str) or root.tag.lower() != "html":
-        html = lxml.html.document_fromstring(_EMPTY_DOC)
+        html = lxml.html.document_fromstring(_EMPTY_DOC, parser=_parser())
         html.find("body").append(root)
         root = html
     if root.find("head") is None:
@@ -179,8 +179,20 @@ def _ensure_structure(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
     return root
 
 
+#: Every element of a parsed document is a plain ``HtmlElement``. lxml.html's default lookup
+#: picks a class per tag (FormElement, InputElement, ...) by calling back into Python each time
+#: an element is touched from Python; nothing here uses those form helpers, and the callback
+#: was the single largest cost of a conversion.
+_PLAIN_LOOKUP = lxml.etree.ElementDefaultClassLookup(
+    element=lxml.html.HtmlElement,
+    comment=lxml.html.HtmlComment,
+    pi=lxml.html.HtmlProcessingInstruction,
+    entity=lxml.html.HtmlEntity,
+)
+
+
 def _parser() -> lxml.html.HTMLParser:
-    return lxml.html.HTMLParser(
+    parser = lxml.html.HTMLParser(
         huge_tree=True,
         remove_comments=True,
         remove_pis=True,
@@ -188,6 +200,8 @@ def _parser() -> lxml.html.HTMLParser:
         no_network=True,
         default_doctype=False,
     )
+    parser.set_element_class_lookup(_PLAIN_LOOKUP)
+    return parser
 
 
 def parse_html(body: bytes | str, *, content_type: str | None = None) -> lxml.html.HtmlElement:

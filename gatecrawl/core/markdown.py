@@ -145,7 +145,6 @@ _LANG_PATTERNS = (
     re.compile(r"brush:\s*([A-Za-z0-9_+#.\-]+)"),
 )
 _SAFE_SCHEMES = ("http", "https", "mailto")
-_WS = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -164,7 +163,7 @@ def css_path(el: lxml.etree._Element, root: lxml.etree._Element) -> str:
 
 
 def _norm_ws(text: str) -> str:
-    return _WS.sub(" ", text.replace("\xa0", " ")).strip()
+    return " ".join(text.split())  # whitespace runs (U+00A0 among them) to one space, ends stripped
 
 
 # Characters XML cannot hold (C0 controls other than tab and newlines, U+FFFE/U+FFFF): the

@@ -122,7 +122,7 @@ def _repeated_posts(body) -> tuple[int, float]:
     chars = 0
     taken: set = set()
     for el in body.iter("article", "div", "li", "section"):
-        if any(a in taken for a in el.iterancestors()):
+        if taken and any(a in taken for a in el.iterancestors()):
             continue
         cls = f"{el.get('class') or ''} {el.get('id') or ''}"
         if not cls.strip() or not _POST_CLASS.search(cls):
@@ -237,6 +237,12 @@ def largest_card_group(body):
     return best_parent, best_n, best_share
 
 
+#: elements with an itemtype, in document order (the microdata test reads nothing else)
+_WITH_ITEMTYPE = lxml.etree.XPath("descendant-or-self::*[@itemtype]")
+#: the only elements the price test can count: a class to match, or itemprop="price"
+_PRICE_CANDIDATES = lxml.etree.XPath("descendant-or-self::*[@class or @itemprop='price']")
+
+
 def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess:
     """The page's type and the signals that decided it (see the module docstring)."""
     root = doc.getroottree().getroot() if doc is not None else None
@@ -250,8 +256,8 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess
     for t in ld:
         if t in _LD_TYPES and _LD_TYPES[t] != "article":
             return PageTypeGuess(_LD_TYPES[t], (f"jsonld:{t}",))
-    for el in root.iter():
-        it = el.get("itemtype") if isinstance(el.tag, str) else None
+    for el in _WITH_ITEMTYPE(root):
+        it = el.get("itemtype")
         if it:
             name = it.rstrip("/").rsplit("/", 1)[-1].lower()
             if name in _LD_TYPES and _LD_TYPES[name] != "article":
@@ -276,8 +282,8 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess
             return PageTypeGuess("article", (f"jsonld:{t}",))
     if og == "article":
         return PageTypeGuess("article", ("og:type:article",))
-    prices = sum(1 for el in body.iter() if isinstance(el.tag, str)
-                 and (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
+    prices = sum(1 for el in _PRICE_CANDIDATES(body)
+                 if (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
                  and _CURRENCY.search(el.text_content() or ""))
     cart = any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
                             f"{(el.text or '')[:40]}")

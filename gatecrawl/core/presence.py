@@ -62,7 +62,9 @@ def assess_presence(
         thresholds=thresholds,
         unique_text=unique_ratio_window(m.body_text),
     )
-    signals = tuple(shell_signals(doc, len(m.body_text)))
+    # A measure taken here is of this document as it is; one handed in is the caller's promise
+    # that it still is (convert() measures, then assesses; a <noscript> view has no plain_text).
+    signals = tuple(shell_signals(doc, len(m.body_text), body_visible_text=m.plain_text))
     # Length is the presence check that matters most: a shell with a title and a "Loading..."
     # line can score 3 of 4 and still have no content.
     lacking = (not verdict.passed) or (not verdict.checks["length"]["passed"])

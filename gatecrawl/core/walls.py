@@ -6,10 +6,12 @@ taken in :mod:`gatecrawl.core.validate`, against how much real content the page 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
 
+import lxml.etree
 from lxml.html import HtmlElement
 
 from gatecrawl.core.page import _chrome_test, norm_space, visible_text
@@ -109,23 +111,55 @@ def _ident(el) -> str:
     return " ".join(filter(None, (el.get("id"), el.get("class"))))
 
 
+@functools.lru_cache(maxsize=65536)
+def _consent_ident(ident: str) -> bool:
+    """``_CONSENT_IDENT`` names a consent dialog in ``ident`` (pure, cached: a page repeats its
+    class strings, and this long case-insensitive alternation is the cost of the test)."""
+    return _CONSENT_IDENT.search(ident) is not None
+
+
+@functools.lru_cache(maxsize=65536)
+def _paywall_ident(ident: str) -> bool:
+    """``_PAYWALL_IDENT`` names a paywall container in ``ident`` (pure, cached)."""
+    return _PAYWALL_IDENT.search(ident) is not None
+
+
 def _holds_main(el) -> bool:
     return any(isinstance(d.tag, str) and (d.tag.lower() in _MAIN_TAGS or (d.get("role") or "").lower() == "main")
                for d in el.iterdescendants())
 
 
 def _outermost(body, pred) -> list:
+    """The elements under ``body`` that ``pred`` holds for and that lie in no other such
+    element, in document order (``pred`` is not asked inside a match)."""
     out = []
     stack = list(body)
+    stack.reverse()  # popped from the end: document order
     while stack:
-        el = stack.pop(0)
+        el = stack.pop()
         if not isinstance(el.tag, str):
             continue
         if pred(el):
             out.append(el)
         else:
-            stack[0:0] = list(el)
+            children = list(el)
+            children.reverse()
+            stack.extend(children)
     return out
+
+
+#: elements with an id or a class, in document order: the only ones an ident test can name
+_IDENTIFIED = lxml.etree.XPath("descendant::*[@id or @class]")
+
+
+def _outermost_identified(body, pred) -> list:
+    """``_outermost(body, pred)`` for a ``pred`` that only holds for elements with an id or
+    class: those are found by lxml, and a match inside another match is left out."""
+    matches = [el for el in _IDENTIFIED(body) if pred(el)]
+    if len(matches) < 2:
+        return matches
+    found = set(matches)
+    return [el for el in matches if not any(a in found for a in el.iterancestors() if a is not body)]
 
 
 #: An element holding this many paragraphs of at least PROSE_PARAGRAPH_CHARS characters holds
@@ -158,11 +192,11 @@ def consent_dialog(doc: HtmlElement) -> dict | None:
 
     def is_consent(el) -> bool:
         ident = _ident(el)
-        return (bool(ident) and el.tag.lower() not in ("html", "body") and bool(_CONSENT_IDENT.search(ident))
+        return (bool(ident) and el.tag.lower() not in ("html", "body") and _consent_ident(ident)
                 and not _holds_main(el) and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
                 and not _holds_prose(el))
 
-    found = _outermost(body, is_consent)
+    found = _outermost_identified(body, is_consent)  # is_consent needs an id or a class
     if not found:
         return None
     total = len(visible_text(body))
@@ -177,14 +211,17 @@ def consent_dialog(doc: HtmlElement) -> dict | None:
             "other_chars": max(0, total - consent - chrome)}
 
 
+_IDENTIFIED_OR_SELF = lxml.etree.XPath("descendant-or-self::*[@id or @class]")
+
+
 def paywall_container(doc: HtmlElement) -> dict | None:
     """The first paywall or purchase container on the page (its tag.class and the visible
     characters it holds), or None."""
-    for el in doc.iter():
-        if not isinstance(el.tag, str) or el.tag.lower() in ("html", "body"):
+    for el in _IDENTIFIED_OR_SELF(doc):  # an element without id or class has no ident to match
+        if el.tag.lower() in ("html", "body"):
             continue
         ident = _ident(el)
-        if ident and _PAYWALL_IDENT.search(ident):
+        if ident and _paywall_ident(ident):
             return {"container": f"{el.tag}.{ident}"[:80], "container_chars": len(visible_text(el))}
     return None
 
