@@ -187,8 +187,8 @@ class ReportExtension:
             print("\n".join(lines), file=sys.stderr)
 
     def _keep_locally(self, site: str, run_id: str, record: dict[str, Any]) -> None:
-        """A report the store could not take is not lost: its record (every page's facts, from
-        which the summary and HTML are built) goes to ``<GATECRAWL_SPOOL_DIR>/reports/``, named in
+        """A report the store could not take is not lost: its record (what ``scrapy report``
+        rebuilds the summary and HTML from) goes to ``<GATECRAWL_SPOOL_DIR>/reports/``, named in
         the log and on stderr (stat ``gatecrawl/report/kept_locally``)."""
         from pathlib import Path
 
