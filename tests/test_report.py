@@ -154,8 +154,7 @@ def test_report_stats_say_what_happened(tmp_path, monkeypatch, fail):
 
     import gatecrawl.extensions.report as ext_mod
 
-    crawler = get_crawler(settings_dict={"GATECRAWL_STORE_URI": f"file://{tmp_path}",
-                                         "GATECRAWL_SPOOL_DIR": str(tmp_path / "spool")})
+    crawler = get_crawler(settings_dict={"GATECRAWL_STORE_URI": f"file://{tmp_path}"})
     ext = ext_mod.ReportExtension(crawler)
     store = _FailingStore(str(tmp_path), fail or "\0")
     monkeypatch.setattr(ext_mod, "open_store", lambda uri, options: store)
@@ -167,13 +166,8 @@ def test_report_stats_say_what_happened(tmp_path, monkeypatch, fail):
     if fail is None:
         assert stats.get("gatecrawl/report/written") == 1 and "gatecrawl/report/failed" not in stats
         assert (tmp_path / "s/runs/reports/r1.html").exists()
-        assert "gatecrawl/report/kept_locally" not in stats
     else:
         assert stats.get("gatecrawl/report/failed") == 1 and "gatecrawl/report/written" not in stats, stats
-        # the run's report is not lost: its record is kept in the spool folder, named in the stats
-        kept = tmp_path / "spool" / "reports" / "s" / "r1.record.json"
-        assert stats.get("gatecrawl/report/kept_locally") == str(kept)
-        assert json.loads(kept.read_text())["run_id"] == "r1"
 
 
 def test_record_rebuilt_from_manifest(tmp_path):

@@ -139,7 +139,6 @@ class ReportExtension:
         except StoreError as exc:
             self.stats.inc_value("gatecrawl/report/failed")
             logger.error("crawl report: cannot open the store %s: %s", redact_url(str(uri)), exc)
-            self._keep_locally(site, run_id, record)
             return
         keys = report_keys(site, run_id)
         # gatecrawl/report/written counts a report whose record, summary and HTML were all stored;
@@ -169,8 +168,6 @@ class ReportExtension:
                 ok = False
                 logger.error("crawl report: closing the store failed: %s", exc)
         self.stats.inc_value("gatecrawl/report/written" if ok else "gatecrawl/report/failed")
-        if not ok:
-            self._keep_locally(site, run_id, record)
         if summary is None:
             return
         alerts = summary["drift"]["alerts"]
@@ -185,29 +182,6 @@ class ReportExtension:
             lines = [f"  report {keys['html'] if self.write_html else keys['summary']}"]
             lines += [f"  DRIFT: {a['message']}" for a in alerts]
             print("\n".join(lines), file=sys.stderr)
-
-    def _keep_locally(self, site: str, run_id: str, record: dict[str, Any]) -> None:
-        """A report the store could not take is not lost: its record (what ``scrapy report``
-        rebuilds the summary and HTML from) goes to ``<GATECRAWL_SPOOL_DIR>/reports/``, named in
-        the log and on stderr (stat ``gatecrawl/report/kept_locally``)."""
-        from pathlib import Path
-
-        from gatecrawl.report.record import key_safe
-
-        try:
-            folder = Path(self.settings.get("GATECRAWL_SPOOL_DIR") or ".gatecrawl-spool") / "reports" / key_safe(site)
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{key_safe(run_id)}.record.json"
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(dump_json(record))
-            tmp.replace(path)
-        except OSError as exc:
-            logger.error("crawl report: the record could not be kept locally either: %s", exc)
-            return
-        self.stats.set_value("gatecrawl/report/kept_locally", str(path))
-        logger.error("crawl report: the store did not take it; its record is kept at %s", path)
-        if self.print_summary:
-            print(f"  report not stored; record kept at {path}", file=sys.stderr)
 
     def _crawl_id(self) -> str | None:
         try:
