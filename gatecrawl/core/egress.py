@@ -210,13 +210,13 @@ def resolve_host(host: str, port: int) -> list[str]:
 # Address classes a user may mean to crawl (a site on this machine or the local network); a
 # refusal of one of them names the setting that admits it. Never suggested for link-local,
 # CGNAT or ULA destinations: cloud metadata endpoints live there.
-_ADMITTABLE = ("loopback", "private")
+ADMITTABLE_CLASSES = ("loopback", "private")
 
 
 def admit_hint(url: str, decision: "EgressDecision") -> str | None:
     """For a refusal of a non-public destination: ``host:port`` and the setting that admits it
     (``GATECRAWL_EGRESS_ALLOW=host:port``); None for other refusals (scheme, DNS)."""
-    if decision.allowed or decision.reason != "egress_blocked" or decision.address_class not in _ADMITTABLE:
+    if decision.allowed or decision.reason != "egress_blocked" or decision.address_class not in ADMITTABLE_CLASSES:
         return None
     try:
         parts = urlsplit(url)

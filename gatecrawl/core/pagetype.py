@@ -140,36 +140,22 @@ def _repeated_posts(body) -> tuple[int, float]:
     return n, chars / max(1, _text_len(body))
 
 
-def largest_item_group(body):
-    """The largest group of sibling items with the same tag and class that each hold a link:
-    ``(parent, item count, share of the page's text the items hold)``, ``(None, 0, 0.0)``
-    when there is none (collapsed menus left out of the page's text: they are not shown)."""
+def _repeated_items(body) -> tuple[int, float]:
+    """The largest group of sibling items with the same tag and class that each hold a link,
+    and the share of the page's text those items hold (collapsed menus left out of the
+    page's text: they are not shown)."""
     from gatecrawl.core.extract import collapsed_menu_chars
 
     total = max(1, _text_len(body) - collapsed_menu_chars(body))
-    best_parent, best_n, best_share = None, 0, 0.0
-    for parent in body.iter("ul", "ol", "div", "section", "main", "tbody"):
-        groups: dict[tuple, list] = {}
-        for child in parent:
-            if not isinstance(child.tag, str):
-                continue
-            groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
-        for items in groups.values():
-            if len(items) < 6:
-                continue
-            linked = [it for it in items if it.find(".//a") is not None]
-            if len(linked) < 0.8 * len(items):
-                continue
-            share = sum(_text_len(it) for it in linked) / total
-            if share > best_share:
-                best_parent, best_n, best_share = parent, len(items), share
-    return best_parent, best_n, best_share
-
-
-def _repeated_items(body) -> tuple[int, float]:
-    """The largest group of repeated linked items: count and share of the page's text."""
-    _, n, share = largest_item_group(body)
-    return n, share
+    best_n, best_share = 0, 0.0
+    for _parent, items in _sibling_groups(body, ("ul", "ol", "div", "section", "main", "tbody")):
+        linked = [it for it in items if it.find(".//a") is not None]
+        if len(linked) < 0.8 * len(items):
+            continue
+        share = sum(_text_len(it) for it in linked) / total
+        if share > best_share:
+            best_n, best_share = len(items), share
+    return best_n, best_share
 
 
 #: a listing item: at least this many siblings of one tag and class, each holding a link
@@ -178,27 +164,33 @@ ITEM_MIN_SIBLINGS = 6
 ITEM_OWN_TEXT_MIN = 3
 
 
-def _card_groups(root, measure):
-    """Groups of at least ``ITEM_MIN_SIBLINGS`` siblings of one tag and class where at least
-    80% of the siblings are cards (a link and text of their own beside it): ``(parent,
-    siblings, cards)``, each card given as its list of links."""
-    for parent in root.iter("ul", "ol", "div", "section", "main", "table", "tbody"):
+def _sibling_groups(root, parent_tags):
+    """``(parent, siblings)`` for every group of at least ``ITEM_MIN_SIBLINGS`` element
+    children of one tag and class under a ``parent_tags`` element of ``root``."""
+    for parent in root.iter(*parent_tags):
         groups: dict[tuple, list] = {}
         for child in parent:
             if isinstance(child.tag, str):
                 groups.setdefault((child.tag, child.get("class") or ""), []).append(child)
         for items in groups.values():
-            if len(items) < ITEM_MIN_SIBLINGS:
+            if len(items) >= ITEM_MIN_SIBLINGS:
+                yield parent, items
+
+
+def _card_groups(root, measure):
+    """Groups of at least ``ITEM_MIN_SIBLINGS`` siblings of one tag and class where at least
+    80% of the siblings are cards (a link and text of their own beside it): ``(parent,
+    siblings, cards)``, each card given as its list of links."""
+    for parent, items in _sibling_groups(root, ("ul", "ol", "div", "section", "main", "table", "tbody")):
+        cards = []
+        for it in items:
+            links = list(it.iter("a"))
+            if not links:
                 continue
-            cards = []
-            for it in items:
-                links = list(it.iter("a"))
-                if not links:
-                    continue
-                if _text_len(it) - sum(measure(a) for a in links) >= ITEM_OWN_TEXT_MIN:
-                    cards.append(links)
-            if len(cards) >= 0.8 * len(items):
-                yield parent, items, cards
+            if _text_len(it) - sum(measure(a) for a in links) >= ITEM_OWN_TEXT_MIN:
+                cards.append(links)
+        if len(cards) >= 0.8 * len(items):
+            yield parent, items, cards
 
 
 def item_link_chars(root, text_len=None) -> int:

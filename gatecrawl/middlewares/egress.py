@@ -27,7 +27,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.envsettings import setting_list
-from gatecrawl.core.egress import EgressDecision, EgressPolicy, address_class, admit_hint, load_resolver
+from gatecrawl.core.egress import ADMITTABLE_CLASSES, EgressDecision, EgressPolicy, address_class, admit_hint, load_resolver
 from gatecrawl.resolver import pin
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def _admittable_start_host(host: str) -> bool:
     if host.lower() == "localhost":
         return True
     try:
-        return address_class(host) in ("loopback", "private")
+        return address_class(host) in ADMITTABLE_CLASSES
     except ValueError:
         return False
 
