@@ -19,10 +19,17 @@ __all__ = ["VOLATILE_FIELDS", "VOLATILE_RENDER_FIELDS", "identity_sha256", "run_
 # depth: latency, conversion, render timings) plus timing-driven counters of the renderer.
 VOLATILE_FIELDS = frozenset({"run_id", "fetched_at", "polls"})
 VOLATILE_SUFFIX = "_ms"
-# In a browser render's report (the packet's ``render``): the bytes that really arrived (Chromium
-# counts them per run: caching, connection reuse) and the name of the browser context that
-# happened to render the page (it depends on the crawl's order). The run manifest keeps them.
-VOLATILE_RENDER_FIELDS = frozenset({"bytes_received", "context"})
+# In a browser render's report (the packet's ``render``): what the renderer observed on the way,
+# which depends on timing rather than on the page's result: the bytes and requests seen until
+# capture (caching, connection reuse, a page that polls), the scroll steps taken, the readiness
+# probe's last reading of the main text (a page that never settles, such as a ticker, reads
+# differently on every run while its Markdown may not), and the name of the browser context that
+# happened to render the page (it depends on the crawl's order). The result (readiness passed
+# and why, the selector, the Markdown) stays in the identity; the run manifest keeps these.
+VOLATILE_RENDER_FIELDS = frozenset({
+    "aborted_requests", "bytes_in", "bytes_received", "context", "main_text_chars", "main_text_hash",
+    "requests", "scroll_steps",
+})
 
 
 def _volatile(name: str, parent: str | None = None) -> bool:
