@@ -159,3 +159,16 @@ def test_block_constructs_render_as_structure(case: str):
 def test_block_construct_cases_per_construct():
     for prefix in ("definition_list", "details", "admonition", "figure"):
         assert sum(c.startswith(prefix) for c in CASES) >= 2, prefix
+
+
+def test_a_layout_table_that_is_the_root_is_unwrapped_like_a_nested_one():
+    # A page laid out in one table (news.ycombinator.com) whose selection is that table: it was
+    # renamed to a div but kept its rows, which came out as one pipe row per line with the
+    # inner table's rows joined by <br>. Its cells are blocks, like a nested layout table's.
+    doc = parse_html(b"<html><body><table id='main'><tr><td>Header bar</td></tr><tr><td>"
+                     b"<div>These are jobs.</div><table><tr><td>1.</td><td><a href='/a'>Job A</a></td></tr>"
+                     b"<tr><td>2.</td><td><a href='/b'>Job B</a></td></tr></table></td></tr></table></body></html>")
+    md = to_markdown(doc.find(".//table"), base_url=DEFAULT_BASE).text
+    assert md == ("Header bar\n\nThese are jobs.\n\n| 1\\. | [Job A](https://example.com/a) |\n"
+                  "| --- | --- |\n| 2\\. | [Job B](https://example.com/b) |\n"), md
+    assert "<br>" not in md

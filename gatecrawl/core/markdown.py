@@ -102,7 +102,7 @@ from gatecrawl.core.page import remove_keep_tail
 
 __all__ = ["CONVERTER_VERSION", "GatecrawlConverter", "MarkdownResult", "css_path", "to_markdown"]
 
-CONVERTER_VERSION = "markdown/2"
+CONVERTER_VERSION = "markdown/3"
 
 # Private-use sentinels; any occurrence in the input text is removed first.
 _CELL_END = "\ue000"
@@ -368,23 +368,42 @@ def _rebuild_table(table: lxml.etree._Element) -> None:
         _drop_keep_tail(table)
 
 
-def _unwrap_layout_table(table: lxml.etree._Element) -> None:
-    container = lxml.html.Element("div")
+def _layout_cells(table: lxml.etree._Element) -> list:
+    """A layout table's caption (as a paragraph) and cells (as ``div``), in row order."""
+    out = []
     for child in list(table):
         if child.tag == "caption":
             child.tag = "p"
-            container.append(child)
+            out.append(child)
     for tr in _table_rows(table):
         for cell in [x for x in tr if x.tag in ("td", "th")]:
             cell.tag = "div"
             for a in ("colspan", "rowspan"):
                 cell.attrib.pop(a, None)
             cell.tail = None
-            container.append(cell)
+            out.append(cell)
+    return out
+
+
+def _unwrap_layout_table(table: lxml.etree._Element) -> None:
+    container = lxml.html.Element("div")
+    for cell in _layout_cells(table):
+        container.append(cell)
     container.tail = table.tail
     parent = table.getparent()
     if parent is not None:
         parent.replace(table, container)
+
+
+def _unwrap_root_layout_table(table: lxml.etree._Element) -> None:
+    """The root itself is a layout table (a whole page laid out in one table): it becomes a
+    ``div`` holding its cells, as a nested layout table does (its attributes stay)."""
+    cells = _layout_cells(table)
+    for child in list(table):
+        table.remove(child)
+    table.tag = "div"
+    for cell in cells:
+        table.append(cell)
 
 
 def _find_base(root: lxml.etree._Element, base_url: str) -> str:
@@ -760,7 +779,7 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             continue
         if _is_layout_table(table):
             if table is work:
-                work.tag = "div"
+                _unwrap_root_layout_table(work)
                 continue
             _unwrap_layout_table(table)
         else:
