@@ -300,6 +300,23 @@ def test_press_release_about_tail_removed():
     assert "leading global provider" in text_of(select_main(page(early)))
 
 
+def test_a_listicle_of_companies_is_not_a_press_release_tail():
+    # The rule counts paragraphs and headings to find the last 35%, and that count can differ
+    # from the text (here: paragraphs inside an inline wrapper count twice, list items not at
+    # all). On a wcxb-dev listicle of tax services it put "X is a tax preparation service
+    # provider" past 65% while 60% of the text came after it, and all of that went. The tail
+    # must be a tail of the whole text too.
+    items = "".join(f"<li>Point {i} about this provider, with enough words to be a real list item.</li>"
+                    for i in range(7))
+    body = (f"<article><h1>Best tax services</h1><div><span>{prose(6)}</span></div>"
+            f"<h2>Liberty Tax</h2><p>Liberty Tax is a tax preparation service provider that offers "
+            f"plans for different needs.</p><ul>{items}</ul><h2>Cash App Taxes</h2><ul>{items}</ul></article>")
+    sel = select_main(page(body), agreement=False)
+    t = text_of(sel)
+    assert "tax preparation service provider" in t and "Cash App Taxes" in t
+    assert "exclude_press_boilerplate" not in sel.removal_rules
+
+
 def test_screen_reader_labels_labelled_teasers_and_video_teasers_removed():
     body = (
         "<article><h1>Headline</h1>"

@@ -302,12 +302,26 @@ _COMPANY_PARA_RX = re.compile(
     r"corporation|institution|maker|specialist|pioneer|innovator|distributor|solutions?)s?\b")
 
 
+#: the press-release tail removed by ``exclude_press_boilerplate`` holds at most this share of
+#: the selection's text
+PRESS_TAIL_MAX_SHARE = 0.35
+_PRECEDING_TEXT = lxml.etree.XPath("preceding::text()")
+
+
+def _chars_before(el: lxml.etree._Element) -> int:
+    """Visible characters before ``el`` in document order within its tree (about: each text
+    node's runs of whitespace count as one, as in :func:`_text_len`)."""
+    return len(_squash(" ".join(_PRECEDING_TEXT(el))))
+
+
 def _drop_press_boilerplate(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
     """``exclude_press_boilerplate``: the "About <company>" tail of a press release. Trigger:
     a heading or paragraph reading "About <Name>", or a paragraph that opens by defining a
     company ("<Name> is a leading provider of ..."); it must come after at least three
-    paragraphs and start the last 35% of the selection's text. The trigger and everything
-    after it (boilerplate, media contacts) are removed."""
+    paragraphs and start the last 35% of the selection's text, counted both over its paragraphs
+    and headings and over all of its text (a listicle of companies whose lists and tables
+    follow the trigger is not a tail). The trigger and everything after it (boilerplate, media
+    contacts) are removed."""
     total = _text_len(root)
     if total < 400:
         return
@@ -325,6 +339,10 @@ def _drop_press_boilerplate(root: lxml.etree._Element, protected: dict, fired: s
         trigger = (len(t) <= 80 and _ABOUT_HEADING_RX.match(t)) or (
             el.tag in ("p", "div") and _COMPANY_PARA_RX.match(t))
         if trigger and seen_paras >= 3 and before >= 0.65 * total and el not in protected:
+            # what goes is a tail: the text from the trigger to the end (lists and tables
+            # included, which the units above do not count) is at most 35% of the selection
+            if total - _chars_before(el) > PRESS_TAIL_MAX_SHARE * total:
+                return
             _drop_from(root, el)
             fired.add("exclude_press_boilerplate")
             return
