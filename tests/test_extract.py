@@ -300,6 +300,24 @@ def test_press_release_about_tail_removed():
     assert "leading global provider" in text_of(select_main(page(early)))
 
 
+@pytest.mark.parametrize("tail, removed", [
+    # a press release: "About" sections and a contacts heading follow the trigger
+    ("<h3>About Acme</h3><p>Acme is a leading global provider of widgets for hospitals.</p>"
+     "<h3>About Beta Corp</h3><p>Beta Corp is a leading maker of gadgets for clinics.</p>"
+     "<h4>Media Contacts</h4><p>press@acme.example</p>", True),
+    # a listicle of tools: each entry has its own heading after the trigger
+    ("<h3>Zikula</h3><p>Zikula is a free and open-source platform for building web sites.</p>"
+     "<h3>Gatsby</h3><p>Gatsby builds fast sites from your content and data sources.</p>"
+     "<h3>Django</h3><p>Django helps you build web apps quickly with less code.</p>", False),
+])
+def test_a_press_tail_has_no_sections_of_its_own(tail, removed):
+    sel = select_main(page(f"<article><h1>Web frameworks</h1>{prose(8)}{tail}</article>"), agreement=False)
+    t = text_of(sel)
+    assert ("exclude_press_boilerplate" in sel.removal_rules) is removed
+    assert ("leading global provider" not in t and "press@acme" not in t) if removed else \
+        ("free and open-source platform" in t and "Django helps" in t)
+
+
 def test_a_listicle_of_companies_is_not_a_press_release_tail():
     # The rule counts paragraphs and headings to find the last 35%, and that count can differ
     # from the text (here: paragraphs inside an inline wrapper count twice, list items not at

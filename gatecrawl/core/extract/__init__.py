@@ -80,8 +80,9 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
 * ``exclude_press_boilerplate``: the tail of a press release: a heading/paragraph "About
   <Name>" or a paragraph opening with a company definition ("<Name> is a leading provider
   of ..."), after at least three paragraphs and once 65% of the selection's text is
-  behind (counted over paragraphs and headings, and over all of the text); it and everything
-  after it (contacts) are removed;
+  behind (counted over paragraphs and headings, and over all of the text), with no heading
+  after it other than further "About ..." and contact headings (a listicle of companies or
+  tools has one per entry); it and everything after it (contacts) are removed;
 * ``exclude_video_teaser``: video player blocks (class ``video``, ``video-player``,
   ``featured-video``, ``brightcove``, ...; under 600 characters, no paragraph of 300+)
   with their promotional title and description (captions included);
@@ -130,7 +131,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/11"
+EXTRACTOR_VERSION = "extract/12"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

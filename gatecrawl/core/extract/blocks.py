@@ -306,6 +306,9 @@ _COMPANY_PARA_RX = re.compile(
 #: the selection's text
 PRESS_TAIL_MAX_SHARE = 0.35
 _PRECEDING_TEXT = lxml.etree.XPath("preceding::text()")
+_FOLLOWING_HEADINGS = lxml.etree.XPath("following::*[self::h2 or self::h3 or self::h4 or self::h5 or self::h6]")
+_PRESS_TAIL_HEADING_RX = re.compile(r"^(?:about (?:the )?[A-Z0-9][\w&.,'’ -]{1,60}[:.]?|[\w ]{0,30}contacts?[:.]?"
+                                    r"|[\w ]{0,30}(?:inquiries|enquiries)[:.]?|forward-looking statements?[:.]?)$", re.I)
 
 
 def _chars_before(el: lxml.etree._Element) -> int:
@@ -320,8 +323,9 @@ def _drop_press_boilerplate(root: lxml.etree._Element, protected: dict, fired: s
     company ("<Name> is a leading provider of ..."); it must come after at least three
     paragraphs and start the last 35% of the selection's text, counted both over its paragraphs
     and headings and over all of its text (a listicle of companies whose lists and tables
-    follow the trigger is not a tail). The trigger and everything after it (boilerplate, media
-    contacts) are removed."""
+    follow the trigger is not a tail), with no heading after the trigger but further
+    "About ..." and contact headings (a listicle has one per entry). The trigger and
+    everything after it (boilerplate, media contacts) are removed."""
     total = _text_len(root)
     if total < 400:
         return
@@ -342,6 +346,11 @@ def _drop_press_boilerplate(root: lxml.etree._Element, protected: dict, fired: s
             # what goes is a tail: the text from the trigger to the end (lists and tables
             # included, which the units above do not count) is at most 35% of the selection
             if total - _chars_before(el) > PRESS_TAIL_MAX_SHARE * total:
+                return
+            # a press tail has no sections of its own besides further "About ..." and contact
+            # headings (a listicle of companies or tools has one per entry)
+            if any(not _PRESS_TAIL_HEADING_RX.match(_squash(h.text_content()))
+                   for h in _FOLLOWING_HEADINGS(el)):
                 return
             _drop_from(root, el)
             fired.add("exclude_press_boilerplate")
