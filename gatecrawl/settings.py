@@ -51,6 +51,8 @@ GATECRAWL_MARKDOWN_FRONT_MATTER = False
 # Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest
 # outcome, drop reason, title and store keys, one JSON line each, sorted by URL.
 GATECRAWL_INDEX_ENABLED = True
+# A complete run removes quarantine packets of URLs it no longer reached (see the README).
+GATECRAWL_QUARANTINE_PRUNE = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.

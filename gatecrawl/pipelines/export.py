@@ -54,6 +54,7 @@ import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from scrapy import signals
 from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
@@ -117,6 +118,39 @@ class ExportPipeline:
         self.feed_dropped = settings.getbool("GATECRAWL_FEED_DROPPED")
         self.write_index = settings.getbool("GATECRAWL_INDEX_ENABLED")
         self.front_matter = settings.getbool("GATECRAWL_MARKDOWN_FRONT_MATTER")
+        self.prune = settings.getbool("GATECRAWL_QUARANTINE_PRUNE")
+        # Set when the spider went idle (frontier empty, nothing in flight), cleared by every
+        # request scheduled after: at close, True means the crawl ran out of URLs by itself.
+        self._drained = False
+        crawler.signals.connect(self._on_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self._on_scheduled, signal=signals.request_scheduled)
+
+    def _on_idle(self) -> None:
+        self._drained = True
+
+    def _on_scheduled(self, request: Any) -> None:
+        self._drained = False
+
+    def _why_not_complete(self, summary: dict[str, Any]) -> str | None:
+        """None when this run saw the whole site as its recipe defines it, so a URL stored before
+        and not reached now has left the crawl; otherwise why that cannot be told."""
+        stats = self.stats
+        spider = self.crawler.spider
+        if not self.prune:
+            return "GATECRAWL_QUARANTINE_PRUNE is off"
+        if self.crawl_id:
+            return "distributed crawl"
+        if self.crawler.settings.get("JOBDIR"):
+            return "JOBDIR (a resumed run sees part of the site)"
+        if not getattr(spider, "covers_recipe", False):
+            return "start URLs given on the command line"
+        if stats.get_value("gatecrawl/follow/max_pages_reached"):
+            return "max_pages reached"
+        if not self._drained:
+            return "the crawl was stopped before its frontier was empty"
+        if summary["counts"]["kept"] == 0 or self.failed_keys:
+            return "nothing kept or an export failed"
+        return None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -350,7 +384,10 @@ class ExportPipeline:
                 self.failed_keys.append(k)
                 logger.error("could not write the run manifest %s: %s", k, error)
         if self.write_index and not self.crawl_id:
-            index_key, error = await run_in_thread(self._write_index, data)
+            why_not = self._why_not_complete(summary)
+            if why_not and self.prune:
+                logger.info("export: quarantine not pruned: %s", why_not)
+            index_key, error = await run_in_thread(self._write_index, data, why_not is None)
             if error is not None:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(index_key)
@@ -380,11 +417,13 @@ class ExportPipeline:
         if self.print_summary:
             print(format_summary(summary, key, pending, crawl_key), file=sys.stderr)
 
-    def _write_index(self, manifest: bytes) -> tuple[str, str | None]:
+    def _write_index(self, manifest: bytes, complete: bool = False) -> tuple[str, str | None]:
         """Runs in a thread: ``<site>/index.jsonl``, one line per URL the site's runs stored (its
         latest state: outcome, drop reason, title, Markdown and packet keys), sorted by URL; this
         run's pages replace their earlier lines. No per-run fields: an unchanged site leaves it
-        unchanged. Returns (key, error or None)."""
+        unchanged. A ``complete`` run (see :meth:`_why_not_complete`) also removes the quarantine
+        packets of dropped URLs it did not reach, and their lines: they left the crawl (kept pages
+        stay). Returns (key, error or None)."""
         assert self.store is not None
         doc = json.loads(manifest)
         key = index_key(doc["site"])
@@ -403,6 +442,16 @@ class ExportPipeline:
                     continue
                 if isinstance(e, dict) and isinstance(e.get("url"), str):
                     entries[e["url"]] = e
+            reached = {p["url"] for p in doc["pages"]}
+            written = {k for p in doc["pages"] for k in p.get("keys") or []}
+            if complete:
+                for url in [u for u, e in entries.items() if u not in reached and e.get("outcome") != "kept"]:
+                    packet = entries[url].get("packet")
+                    if isinstance(packet, str) and "/quarantine/" in packet and packet not in written:
+                        self.store.delete(packet)
+                        self.stats.inc_value("gatecrawl/export/quarantine_pruned")
+                        logger.info("export: %s left the crawl; quarantine packet %s removed", url, packet)
+                    del entries[url]
             for p in doc["pages"]:
                 keys = p.get("keys") or []
                 entries[p["url"]] = {

@@ -138,6 +138,9 @@ class RecipeSpider(scrapy.Spider):
     def __init__(self, *args: Any, start_url: Any = None, max_pages: Any = None, render: Any = None, run_id: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.recipe = parse_spider_args(type(self).recipe, start_url, max_pages, render)
+        # True when the crawl starts where the recipe says (no ``-a start_url``): only such a run
+        # can tell that a URL left the site's crawl (quarantine pruning, see ExportPipeline).
+        self.covers_recipe = self.recipe.start_urls == type(self).recipe.start_urls and self.recipe.sitemaps == type(self).recipe.sitemaps
         self.allowed_domains = list(self.recipe.allowed_domains)
         self._run_id_arg = run_id
         self._seen: set[str] = set()
