@@ -45,7 +45,7 @@ GATECRAWL_RUN_ID = _env("GATECRAWL_RUN_ID", None)
 # Feeds (-O pages.jsonl, FEEDS) get one JSON record per kept page; also the dropped pages
 # (outcome, drop_reason, drop_detail, quarantine key) when True.
 GATECRAWL_FEED_DROPPED = False
-# Start each kept page's .md file with YAML front matter (url, title, recipe, packet key,
+# Start each kept page's .md file with YAML front matter (url, title, fetched_at, recipe, packet key,
 # markdown_sha256 of the body that follows).
 GATECRAWL_MARKDOWN_FRONT_MATTER = False
 # Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest

@@ -490,15 +490,17 @@ class ExportPipeline:
 
 
 def front_matter(packet: dict[str, Any], packet_key: str) -> str:
-    """YAML front matter for a kept page's ``.md`` file: url, title, recipe, packet key and the
-    body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any character safe).
-    No per-run fields (``fetched_at`` is in the packet and the run manifest), so the file of an
-    unchanged page keeps its bytes."""
+    """YAML front matter for a kept page's ``.md`` file: url, title, fetched_at, recipe, packet key
+    and the body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any
+    character safe). ``fetched_at`` is the only per-run field and is not part of the file's
+    identity (:mod:`gatecrawl.store.identity`): the file of an unchanged page is not rewritten,
+    so it keeps the time of the fetch that produced its content."""
     fields = packet.get("fields") or {}
     recipe = packet.get("recipe") or {}
     rows = [
         ("url", packet.get("url_final")),
         ("title", fields.get("title")),
+        ("fetched_at", packet.get("fetched_at")),
         ("recipe", recipe.get("name")),
         ("packet", packet_key),
         ("markdown_sha256", packet.get("markdown_sha256")),
