@@ -177,6 +177,8 @@ EXTENSIONS = {
     "scrapy.extensions.telnet.TelnetConsole": None,
     "gatecrawl.extensions.progress.ProgressLog": 500,
     "gatecrawl.extensions.report.ReportExtension": 900,
+    # SIGUSR2 logs the engine status, pending asyncio tasks and thread stacks (a stuck crawl).
+    "gatecrawl.extensions.stackdump.StackDump": 950,
 }
 
 # GATECRAWL_REDIS_URL switches the scheduler to the shared Redis frontier (gatecrawl/distributed/).
@@ -205,21 +207,25 @@ TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 COOKIES_DEBUG = False
 # Local resources are never fetched by a crawler. http(s) go through scrapy-playwright's
-# handler, which renders only requests with `playwright` meta and hands every other request
-# to Scrapy's own HTTP handler.
+# handler (gatecrawl's subclass bounds page creation: GATECRAWL_RENDER_NEW_PAGE_TIMEOUT),
+# which renders only requests with `playwright` meta and hands every other request to
+# Scrapy's own HTTP handler.
 DOWNLOAD_HANDLERS = {
     "file": None,
     "data": None,
     "ftp": None,
     "s3": None,
-    "http": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
-    "https": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+    "http": "gatecrawl.browser.handler.GatecrawlPlaywrightHandler",
+    "https": "gatecrawl.browser.handler.GatecrawlPlaywrightHandler",
 }
 
 # --- scrapy-playwright (browser renders) ---------------------------------------------------
 # Starts Playwright and Chromium on the first render only; Playwright-managed Chromium when
 # installed, else the system one (/usr/bin/chromium); pinned closed-network flags.
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
+# Seconds the browser gets to open a page before the attempt is abandoned (one more try, then
+# render_failed); Playwright itself waits forever.
+GATECRAWL_RENDER_NEW_PAGE_TIMEOUT = 20.0
 PLAYWRIGHT_BROWSER_PROVIDER = "gatecrawl.browser.provider.GatecrawlBrowserProvider"
 # Extra launch options; the provider adds gatecrawl's flags and the executable when absent.
 PLAYWRIGHT_LAUNCH_OPTIONS = {"headless": True}

@@ -17,13 +17,13 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
-from urllib.parse import urlsplit
 
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.gate import GATE_VERSION, GateThresholds, score
 from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
 from gatecrawl.core.pagetype import item_link_chars
-from gatecrawl.core.presence import Presence, assess_presence, unique_ratio_window
+from gatecrawl.core.route import page_type
+from gatecrawl.core.presence import assess_fetch, challenge_text, unique_ratio_window
 from gatecrawl.core.reasons import Reason
 from gatecrawl.core.recipes import Recipe, load_recipe_text
 from gatecrawl.core.redact import redact_text, redact_url
@@ -98,29 +98,6 @@ class ConversionResult:
         return "kept" if self.ok else "dropped"
 
 
-_PDF_TYPES = ("application/pdf", "application/x-pdf")
-_HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
-_GENERIC = ("application/octet-stream", "binary/octet-stream", "application/download", "application/force-download")
-
-
-def page_type(body: bytes, content_type: str | None, url: str) -> str:
-    """Route by Content-Type first, magic bytes second, extension last: ``html``, ``pdf`` or ``other``."""
-    ctype = (content_type or "").split(";")[0].strip().lower()
-    if ctype in _PDF_TYPES:
-        return "pdf"
-    head = body[:1024].lstrip()
-    if head.startswith(b"%PDF-") or (ctype in _GENERIC and b"%PDF-" in body[:1024]):
-        return "pdf"
-    if ctype in _HTML_TYPES or ctype.endswith("+xml") and "html" in ctype:
-        return "html"
-    if ctype in _GENERIC or not ctype:
-        path = urlsplit(url).path.lower()
-        if path.endswith(".pdf"):
-            return "pdf"
-        sniff = body[:512].lstrip().lower()
-        if sniff.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<div", b"<p")):
-            return "html"
-    return "other"
 
 
 _MD_TARGET = re.compile(r"(!?)\[([^\]\n]{0,500})\]\([^)\s]{0,2000}(?:\s+\"[^\"\n]{0,300}\")?\)")
@@ -290,20 +267,21 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
     page = measure_page(doc)
+    fields = find_fields(doc)
+    presence: Mapping[str, Any] | None = fetch.fetch_presence
+    if presence is None:
+        # Not assessed by the fetcher (scrapy convert, a direct convert() call): the same fetch
+        # verdict the presence middleware records, on the document as served.
+        p, presence = assess_fetch(doc, recipe, url, status=fetch.http_status, body=body, measure=page, fields=dict(fields))
+        packet["fetch_gate"] = dict(presence)
+        packet["needs_render"] = p.needs_render
+        packet["fetch_presence_score"] = p.presence_score
     if page.noscript_text:
         # The page's only text is its <noscript> view (what a client without JavaScript gets):
         # extract from that view.
         for el in list(doc.iter("noscript")):
             el.tag = "div"
-    fields = find_fields(doc)
-    presence: Mapping[str, Any] | None = fetch.fetch_presence
-    if presence is None:
-        # Not assessed by the fetcher (direct convert() call): assess the plain document now.
-        p: Presence = assess_presence(doc, thresholds, measure=page, fields=dict(fields))
-        presence = p.to_dict()
-        packet["fetch_gate"] = dict(presence)
-        packet["needs_render"] = p.needs_render
-        packet["fetch_presence_score"] = p.presence_score
+        fields = find_fields(doc)
     viewer_src = None
     try:
         from gatecrawl.core.pdf import find_pdf_viewer_source
@@ -360,7 +338,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
     has_password = has_password_form(doc)
     paywall = find_paywall(doc)
-    html_text = body[:200_000].decode("utf-8", "replace")
+    html_text = challenge_text(body)
     rendered = fetch.reader == "render"
     vin = ValidationInput(
         markdown=text,

@@ -22,10 +22,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
-from gatecrawl.core.gate import GateThresholds
 from gatecrawl.core.htmlparse import parse_html
-from gatecrawl.core.presence import assess_presence
-from gatecrawl.core.validate import detect_bot_challenge
+from gatecrawl.core.presence import assess_fetch
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -58,13 +56,8 @@ class PresenceMiddleware:
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response
         doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
-        presence = assess_presence(doc, GateThresholds.from_recipe(recipe))
-        verdict = presence.to_dict()
-        policy, origin = recipe.render_policy_for(response.url)
-        challenge = detect_bot_challenge(response.text[:200_000], response.status, presence.body_chars)
-        verdict["bot_challenge"] = challenge
-        verdict["render_policy"] = policy
-        verdict["render_policy_origin"] = origin
+        presence, verdict = assess_fetch(doc, recipe, response.url, status=response.status, body=response.body)
+        policy = verdict["render_policy"]
         request.meta["gatecrawl_presence"] = verdict
         self.stats.inc_value("gatecrawl/presence/checked")
         self.stats.inc_value(f"gatecrawl/presence/policy/{policy}")
