@@ -10,12 +10,14 @@ Meta: ``gatecrawl_presence`` (written).
 A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the converter drops it
 as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
-``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``.
+``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``,
+``gatecrawl/stage_ms/verdict`` (time spent here).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
@@ -52,6 +54,13 @@ class PresenceMiddleware:
             return response
         if "gatecrawl_presence" in request.meta:
             return response
+        t0 = time.perf_counter()
+        try:
+            return self._assess(request, response, recipe)
+        finally:
+            self.stats.inc_value("gatecrawl/stage_ms/verdict", int((time.perf_counter() - t0) * 1000))
+
+    def _assess(self, request: Request, response: Response, recipe) -> Response:
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
             # Not parsed here, on the reactor thread: the converter drops it as too_complex.

@@ -16,7 +16,8 @@ Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool),
 Stats: ``gatecrawl/items/processed``, ``gatecrawl/items/escalated`` (a shell re-requested
 through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
 ``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/capture/<reason>``
-(the choice between an escalated page's plain and rendered captures).
+(the choice between an escalated page's plain and rendered captures), ``gatecrawl/stage_ms/convert``
+(conversion time, summed over the pages).
 """
 
 from __future__ import annotations
@@ -215,6 +216,7 @@ class ConvertPipeline:
                 self.stats.inc_value("gatecrawl/items/escalated")
                 raise DropItem(f"escalated to the browser: {item.url_final}", log_level="DEBUG")
         ev = result.evidence
+        self.stats.inc_value("gatecrawl/stage_ms/convert", int(ev.get("conversion_ms") or 0))
         item.markdown = result.markdown
         item.evidence = ev
         item.outcome = result.outcome

@@ -265,6 +265,8 @@ class RecipeSpider(scrapy.Spider):
         meta = response.meta
         started = meta.get("gatecrawl_start_time")
         latency = int((time.monotonic() - started) * 1000) if started else None
+        if meta.get("download_latency") is not None:
+            self.crawler.stats.inc_value("gatecrawl/stage_ms/fetch", int(meta["download_latency"] * 1000))
         headers = first_headers(response.headers)
         rendered = "playwright" in (response.flags or [])
         return PageCapture(
@@ -292,6 +294,15 @@ class RecipeSpider(scrapy.Spider):
         yield self._capture(response)
         if not isinstance(response, TextResponse):
             return
+        t0 = time.perf_counter()
+        try:
+            requests = list(self._follow(response))
+        finally:
+            self.crawler.stats.inc_value("gatecrawl/stage_ms/links", int((time.perf_counter() - t0) * 1000))
+        yield from requests
+
+    def _follow(self, response: TextResponse) -> Any:
+        """Requests for the links (and the viewer PDF) of a response, as the recipe says."""
         depth = response.meta.get("depth", 0)
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
