@@ -12,7 +12,8 @@ It then runs, back to back in one invocation, ``scrapy crawl`` of a gatecrawl re
 items to a JSON-lines feed), both at CONCURRENT_REQUESTS_PER_DOMAIN=8, no delay, robots.txt
 obeyed, depth limit 3. For each it prints responses/s (responses received over Scrapy's own
 ``elapsed_time_seconds``), CPU seconds per kept page (the crawl process and every process it
-started, from ``getrusage(RUSAGE_CHILDREN)``), and the peak RSS of the crawl's process tree
+started: ``getrusage(RUSAGE_CHILDREN)``, or the CPU times of its process tree sampled every 0.2 s
+when larger), and the peak RSS of the crawl's process tree
 (sampled every 0.2 s); for gatecrawl also the per-stage times from its ``gatecrawl/stage_ms/*``
 stats (fetch is summed download latency, overlapping; the others are time spent in the stage).
 gatecrawl runs with its defaults otherwise (render policy ``auto``: junk pages that look like
@@ -189,13 +190,22 @@ def _tree(pid: int) -> list:
         return []
 
 
-def _rss_tree_mb(pid: int) -> float:
+def _sample(pid: int, cpu: dict[int, float], by_name: dict[str, float]) -> float:
+    """RSS of the process tree in MB; records each process's CPU seconds in ``cpu`` and the RSS
+    per process name in ``by_name``."""
     import psutil
 
     total = 0
+    by_name.clear()
     for q in _tree(pid):
         try:
-            total += q.memory_info().rss
+            with q.oneshot():
+                rss = q.memory_info().rss
+                t = q.cpu_times()
+                name = q.name()
+            cpu[q.pid] = t.user + t.system
+            total += rss
+            by_name[name] = by_name.get(name, 0.0) + rss / 2**20
         except psutil.Error:
             pass
     return total / 2**20
@@ -207,13 +217,21 @@ def _run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
     with open(log.with_suffix(".stderr"), "wb") as err:
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
         peak = 0.0
+        sampled: dict[int, float] = {}
+        names: dict[str, float] = {}
+        peak_names: dict[str, float] = {}
         while proc.poll() is None:
-            peak = max(peak, _rss_tree_mb(proc.pid))
+            rss = _sample(proc.pid, sampled, names)
+            if rss > peak:
+                peak, peak_names = rss, dict(names)
             time.sleep(0.2)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak}
+    # Processes the crawl reaped count in its rusage; workers of a fork server do not (their
+    # parent is not waited for), so the sampled CPU of every process seen is the other bound.
+    cpu = max((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), sum(sampled.values()))
+    top = {k: round(v, 1) for k, v in sorted(peak_names.items(), key=lambda kv: -kv[1])}
+    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak, "rss_peak_by_process": top}
 
 
 def _log_stats(log: Path) -> dict:
@@ -241,6 +259,7 @@ def _summary(run: dict, stats: dict, kept: int) -> dict:
         "cpu_s": round(run["cpu_s"], 2),
         "cpu_s_per_kept": round(run["cpu_s"] / kept, 4) if kept else None,
         "rss_peak_mb": round(run["rss_peak_mb"], 1),
+        "rss_peak_by_process": run["rss_peak_by_process"],
     }
 
 
@@ -336,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:>10}: {r['responses_per_s']:>7} responses/s ({r['responses']} in {r['elapsed_s']} s, wall {r['wall_s']} s), "
             f"kept {r['kept']}, CPU {r['cpu_s']} s = {r['cpu_s_per_kept']} s/kept page, peak RSS {r['rss_peak_mb']} MB, exit {r['exit_code']}"
         )
+    print(f"{'peak RSS':>10}: " + ", ".join(f"{k} {v} MB" for k, v in result["gatecrawl"]["rss_peak_by_process"].items()))
     print(f"{'stages':>10}: " + ", ".join(f"{s} {v} s" for s, v in result["gatecrawl"]["stage_s"].items()))
     print(f"{'ratio':>10}: {result['ratio']}")
     print(json.dumps(result, sort_keys=True))
