@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
@@ -35,6 +36,27 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
+
+
+#: the parsed tree of each response alive, so the spider's link and PDF-viewer checks use the
+#: tree the gate parsed (one parse per response on the reactor thread); it goes with the response
+_DOCS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def response_doc(response: Response) -> Any:
+    """The parsed tree of an HTML response (:func:`gatecrawl.core.htmlparse.parse_html`), parsed
+    once and kept for the next reader while the response lives. Read-only: readers must not
+    change it."""
+    doc = _DOCS.get(response)
+    if doc is None:
+        doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
+        _DOCS[response] = doc
+    return doc
+
+
+def forget_doc(response: Response) -> None:
+    """Release the tree of a response that is still referenced (its page waits for conversion)."""
+    _DOCS.pop(response, None)
 
 
 class PresenceMiddleware:
@@ -66,7 +88,7 @@ class PresenceMiddleware:
             # Not parsed here, on the reactor thread: the converter drops it as too_complex.
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response
-        doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
+        doc = response_doc(response)
         presence = assess_presence(doc, GateThresholds.from_recipe(recipe))
         verdict = presence.to_dict()
         policy, origin = recipe.render_policy_for(response.url)
