@@ -190,6 +190,9 @@ def _tree(pid: int) -> list:
         return []
 
 
+_NAMES: dict[int, str] = {}
+
+
 def _sample(pid: int, cpu: dict[int, float], by_name: dict[str, float]) -> float:
     """RSS of the process tree in MB; records each process's CPU seconds in ``cpu`` and the RSS
     per process name in ``by_name``."""
@@ -204,6 +207,7 @@ def _sample(pid: int, cpu: dict[int, float], by_name: dict[str, float]) -> float
                 t = q.cpu_times()
                 name = q.name()
             cpu[q.pid] = t.user + t.system
+            _NAMES[q.pid] = name
             total += rss
             by_name[name] = by_name.get(name, 0.0) + rss / 2**20
         except psutil.Error:
@@ -231,7 +235,12 @@ def _run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
     # parent is not waited for), so the sampled CPU of every process seen is the other bound.
     cpu = max((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), sum(sampled.values()))
     top = {k: round(v, 1) for k, v in sorted(peak_names.items(), key=lambda kv: -kv[1])}
-    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak, "rss_peak_by_process": top}
+    by_name: dict[str, float] = {}
+    for p, c in sampled.items():
+        label = "crawl" if p == proc.pid else _NAMES.get(p, "?")
+        by_name[label] = by_name.get(label, 0.0) + c
+    cpu_by = {k: round(v, 1) for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
+    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak, "rss_peak_by_process": top, "cpu_s_by_process": cpu_by}
 
 
 def _log_stats(log: Path) -> dict:
@@ -260,6 +269,7 @@ def _summary(run: dict, stats: dict, kept: int) -> dict:
         "cpu_s_per_kept": round(run["cpu_s"] / kept, 4) if kept else None,
         "rss_peak_mb": round(run["rss_peak_mb"], 1),
         "rss_peak_by_process": run["rss_peak_by_process"],
+        "cpu_s_by_process": run["cpu_s_by_process"],
     }
 
 
@@ -356,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
             f"kept {r['kept']}, CPU {r['cpu_s']} s = {r['cpu_s_per_kept']} s/kept page, peak RSS {r['rss_peak_mb']} MB, exit {r['exit_code']}"
         )
     print(f"{'peak RSS':>10}: " + ", ".join(f"{k} {v} MB" for k, v in result["gatecrawl"]["rss_peak_by_process"].items()))
+    print(f"{'CPU s':>10}: " + ", ".join(f"{k} {v}" for k, v in result["gatecrawl"]["cpu_s_by_process"].items()))
     print(f"{'stages':>10}: " + ", ".join(f"{s} {v} s" for s, v in result["gatecrawl"]["stage_s"].items()))
     print(f"{'ratio':>10}: {result['ratio']}")
     print(json.dumps(result, sort_keys=True))

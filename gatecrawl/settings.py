@@ -24,6 +24,9 @@ GATECRAWL_STORE_URI = _env("GATECRAWL_STORE_URI", "file://./output")
 GATECRAWL_SPOOL_DIR = _env("GATECRAWL_SPOOL_DIR", ".gatecrawl-spool")
 # Upload threads (never the reactor thread).
 GATECRAWL_EXPORT_THREADS = 4
+# Local folder store: objects written between two fsyncs of the files and their folders (a
+# journal, replayed by the next run, covers a process killed in between); 1 = fsync each object.
+GATECRAWL_STORE_FSYNC_BATCH = 64
 # Seconds the end of a crawl waits for uploads before reporting the rest as pending.
 GATECRAWL_EXPORT_FLUSH_TIMEOUT = 300
 # botocore attempts per request (retry mode "standard": exponential backoff with jitter).

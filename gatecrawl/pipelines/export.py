@@ -88,6 +88,9 @@ _PUBLISHED_COUNTERS = (
     "breaker_opened",
     "damaged",
     "checksum_mismatch",
+    "journal_replayed",
+    "journal_damaged",
+    "fsync_batches",
 )
 
 
