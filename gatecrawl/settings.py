@@ -24,6 +24,9 @@ GATECRAWL_STORE_URI = _env("GATECRAWL_STORE_URI", "file://./output")
 GATECRAWL_SPOOL_DIR = _env("GATECRAWL_SPOOL_DIR", ".gatecrawl-spool")
 # Upload threads (never the reactor thread).
 GATECRAWL_EXPORT_THREADS = 4
+# Local folder store: objects written between two fsyncs of the files and their folders (a
+# journal, replayed by the next run, covers a process killed in between); 1 = fsync each object.
+GATECRAWL_STORE_FSYNC_BATCH = 64
 # Seconds the end of a crawl waits for uploads before reporting the rest as pending.
 GATECRAWL_EXPORT_FLUSH_TIMEOUT = 300
 # botocore attempts per request (retry mode "standard": exponential backoff with jitter).
@@ -84,8 +87,10 @@ GATECRAWL_MAXSIZE_PDF = 64 * 1024 * 1024
 GATECRAWL_MAXSIZE_OTHER = 8 * 1024 * 1024
 # Size of the PDF worker-process pool.
 GATECRAWL_PDF_WORKERS = 2
-# HTML conversion runs in this many worker threads, off the reactor thread (T33).
-GATECRAWL_CONVERT_WORKERS = 2
+# HTML conversion runs off the reactor thread (T33), in worker processes (one per core: every
+# core converts) or threads; GATECRAWL_CONVERT_WORKERS workers, 0 = one per core.
+GATECRAWL_CONVERT_POOL = "process"
+GATECRAWL_CONVERT_WORKERS = 0
 # A page with more element nodes than this is dropped as too_complex before it is parsed
 # (about 4 KB of memory per node to convert; the largest benchmark page has under 16,000).
 GATECRAWL_MAX_DOM_NODES = 100_000

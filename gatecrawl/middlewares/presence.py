@@ -10,13 +10,16 @@ Meta: ``gatecrawl_presence`` (written).
 A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the converter drops it
 as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
-``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``.
+``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``,
+``gatecrawl/stage_ms/verdict`` (time spent here).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+import time
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
@@ -31,6 +34,27 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
+
+
+#: the parsed tree of each response alive, so the spider's link and PDF-viewer checks use the
+#: tree the gate parsed (one parse per response on the reactor thread); it goes with the response
+_DOCS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def response_doc(response: Response) -> Any:
+    """The parsed tree of an HTML response (:func:`gatecrawl.core.htmlparse.parse_html`), parsed
+    once and kept for the next reader while the response lives. Read-only: readers must not
+    change it."""
+    doc = _DOCS.get(response)
+    if doc is None:
+        doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
+        _DOCS[response] = doc
+    return doc
+
+
+def forget_doc(response: Response) -> None:
+    """Release the tree of a response that is still referenced (its page waits for conversion)."""
+    _DOCS.pop(response, None)
 
 
 class PresenceMiddleware:
@@ -50,12 +74,19 @@ class PresenceMiddleware:
             return response
         if "gatecrawl_presence" in request.meta:
             return response
+        t0 = time.perf_counter()
+        try:
+            return self._assess(request, response, recipe)
+        finally:
+            self.stats.inc_value("gatecrawl/stage_ms/verdict", int((time.perf_counter() - t0) * 1000))
+
+    def _assess(self, request: Request, response: Response, recipe) -> Response:
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
             # Not parsed here, on the reactor thread: the converter drops it as too_complex.
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response
-        doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
+        doc = response_doc(response)
         presence, verdict = assess_fetch(doc, recipe, response.url, status=response.status, body=response.body)
         policy = verdict["render_policy"]
         request.meta["gatecrawl_presence"] = verdict
