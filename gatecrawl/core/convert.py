@@ -282,7 +282,7 @@ def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fe
     return _convert_html(body, url, content_type, recipe, fetch, packet, t0)
 
 
-def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> ConversionResult:
+def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_html: str | None = None) -> ConversionResult:
     from gatecrawl.core.extract import select_main
     from gatecrawl.core.htmlparse import FLATTENED_ATTR, parse_html
     from gatecrawl.core.markdown import to_markdown
@@ -304,6 +304,13 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
         packet["fetch_gate"] = dict(presence)
         packet["needs_render"] = p.needs_render
         packet["fetch_presence_score"] = p.presence_score
+    if recipe.embedded_enabled and fetch.reader == "http" and fetch.capture != "plain" and presence.get("needs_render"):
+        # A shell: before it goes to the browser, its first response's embedded data may hold the content.
+        result, info = _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0)
+        if result is not None:
+            return result
+        if info.get("sources"):
+            packet["embedded"] = info
     viewer_src = None
     try:
         from gatecrawl.core.pdf import find_pdf_viewer_source
@@ -360,7 +367,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
     has_password = has_password_form(doc)
     paywall = find_paywall(doc)
-    html_text = body[:200_000].decode("utf-8", "replace")
+    html_text = source_html if source_html is not None else body[:200_000].decode("utf-8", "replace")
     rendered = fetch.reader == "render"
     vin = ValidationInput(
         markdown=text,
@@ -405,6 +412,44 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     if not report["pass"] and packet["drop_detail"] is None:
         packet["drop_detail"] = describe_drop(report["reasons"][0], report["detail"])
     return _finish(packet, text, report, t0, title=fields.get("title"), viewer_src=viewer_src)
+
+
+def _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0) -> tuple[ConversionResult | None, dict]:
+    """A shell's content rebuilt from its embedded data (core.embedded), converted and judged
+    like any page: ``(result, info)``, the result None unless it was kept."""
+    from dataclasses import replace
+
+    from gatecrawl.core.embedded import read_embedded
+
+    if has_password_form(doc) or find_paywall(doc) is not None or presence.get("bot_challenge"):
+        return None, {"rejected": "page_is_a_wall"}
+    title = ""
+    for el in doc.iter("title"):
+        title = visible_text_of_title(el)
+        break
+    found = read_embedded(doc, url_path=urlsplit(url).path or "/", title=title, paths=tuple(recipe.embedded_paths))
+    info = dict(found.info)
+    if found.html is None:
+        return None, info
+    packet = _base_packet(url, content_type, recipe, fetch, body)
+    packet["reader"] = "embedded_data"
+    packet["page_type"] = "html"
+    sub = replace(fetch, reader="embedded_data", fetch_presence=None)
+    res = _convert_html(found.html.encode("utf-8"), url, "text/html; charset=utf-8", recipe, sub, packet, t0,
+                        source_html=body[:200_000].decode("utf-8", "replace"))
+    ev = res.evidence
+    # the fetch's own verdict (a shell), not the rebuilt page's
+    ev["fetch_gate"] = dict(presence)
+    ev["needs_render"] = bool(presence.get("needs_render"))
+    ev["fetch_presence_score"] = presence.get("fetch_presence_score")
+    info["outcome"] = res.outcome
+    info["drop_reason"] = res.drop_reason
+    ev["embedded"] = info
+    return (res if res.ok else None), info
+
+
+def visible_text_of_title(el) -> str:
+    return " ".join("".join(el.itertext()).split())
 
 
 def _not_found_match(doc, text: str, url: str, fetch: FetchInfo) -> dict | None:

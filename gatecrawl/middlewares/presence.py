@@ -9,6 +9,8 @@ Settings: ``GATECRAWL_PRESENCE_ENABLED``.
 Meta: ``gatecrawl_presence`` (written).
 A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the converter drops it
 as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
+A shell whose first response carries data (``core.embedded.has_embedded_data``) gets
+``embedded_sources`` in its verdict (``gatecrawl/presence/embedded_data``).
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
 ``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``.
 """
@@ -22,6 +24,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
+from gatecrawl.core.embedded import has_embedded_data
 from gatecrawl.core.gate import GateThresholds
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.presence import assess_presence
@@ -72,5 +75,11 @@ class PresenceMiddleware:
             self.stats.inc_value(f"gatecrawl/presence/signal/{signal}")
         if presence.needs_render:
             self.stats.inc_value("gatecrawl/presence/needs_render")
+            # Data the first response carries (not parsed here): the converter may read the
+            # content from it, and RenderMiddleware leaves the page to it first.
+            sources = has_embedded_data(doc) if recipe.embedded_enabled else []
+            if sources:
+                verdict["embedded_sources"] = sources
+                self.stats.inc_value("gatecrawl/presence/embedded_data")
             logger.debug("shell page (score %s, signals %s): %s", presence.verdict.score, presence.signals, response.url)
         return response

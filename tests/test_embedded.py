@@ -1,0 +1,185 @@
+"""The embedded-data reader (gatecrawl.core.embedded) through convert(): shells whose first
+response carries their content are kept from it; shells whose data is navigation, settings or
+UI messages are not; hostile data never crashes or hangs the reader."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from gatecrawl.core.convert import convert
+from gatecrawl.core.embedded import PathError, format_path, has_embedded_data, parse_path, read_embedded
+from gatecrawl.core.htmlparse import parse_html
+from gatecrawl.core.recipes import RecipeError, load_recipe_text
+from gatecrawl.demo.dynamic import DYNAMIC_PAGES, EMBEDDED, EMBEDDED_TRAPS, article_json, devalue
+
+URL = "http://127.0.0.1:8000/stories/a-story-told-by-data"
+TITLE = "A story told by data"
+
+
+def shell(data: str, title: str = TITLE) -> str:
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} | Demo</title></head>'
+            '<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div>'
+            f'{data}<script src="/app.js"></script></body></html>')
+
+
+def next_data(page_props: dict) -> str:
+    doc = {"props": {"pageProps": page_props}, "page": "/stories/[slug]", "query": {"slug": "a-story-told-by-data"}, "buildId": "b1"}
+    return f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(doc)}</script>'
+
+
+NAV = [{"label": "Home", "href": "/"}, {"label": "Stories", "href": "/stories"}, {"label": "About us", "href": "/about"}]
+ARTICLE = article_json(TITLE, 2, sections=3)
+KNOWN = [ARTICLE["title"]] + [x for s in ARTICLE["sections"] for x in (s["heading"], s["text"])]
+
+
+def assert_kept(res, source: str, path: str) -> None:
+    ev = res.evidence
+    assert (res.ok, ev["reader"]) == (True, "embedded_data"), (res.drop_reason, ev.get("embedded"))
+    assert (ev["embedded"]["source"], ev["embedded"]["path"]) == (source, path)
+    assert ev["needs_render"] is True and ev["fetch_gate"]["needs_render"] is True
+    for text in KNOWN:
+        assert text in res.markdown, text
+
+
+def assert_not_kept(res, rejected: str | None = None) -> None:
+    assert not res.ok and res.drop_reason == "shell_page" and res.evidence["reader"] == "http"
+    if rejected is not None:
+        assert res.evidence["embedded"]["rejected"] == rejected, res.evidence["embedded"]
+
+
+def test_next_data_article_is_kept_with_its_source(packet_validator):
+    res = convert(shell(next_data({"nav": NAV, "post": ARTICLE})), URL)
+    assert_kept(res, "script#__NEXT_DATA__", "props.pageProps.post")
+    assert res.evidence["embedded"]["named_by"] in ("title", "url")
+    assert res.markdown.startswith(f"# {TITLE}\n")
+    assert "About us" not in res.markdown  # the navigation is not content
+    packet_validator.validate(res.evidence)
+
+
+def test_nuxt_devalue_apollo_and_json_parse_shapes():
+    nuxt = f'<script id="__NUXT_DATA__" type="application/json">{json.dumps(devalue({"data": {"nav": NAV, "story": ARTICLE}}))}</script>'
+    assert_kept(convert(shell(nuxt), URL), "script#__NUXT_DATA__", "data.story")
+    body = "".join(f"<h2>{s['heading']}</h2><p>{s['text']}</p>" for s in ARTICLE["sections"])
+    apollo = {"ROOT_QUERY": {"story": {"__ref": "Story:1"}}, "Story:1": {"__typename": "Story", "title": TITLE, "body": body}}
+    res = convert(shell(f"<script>window.__APOLLO_STATE__={json.dumps(apollo)};var x=1;</script>"), URL)
+    assert_kept(res, "window.__APOLLO_STATE__", '["Story:1"]')
+    # JSON.parse of a single-quoted JavaScript string literal (escapes decoded, never evaluated)
+    literal = json.dumps({"page": {"nav": NAV, "article": ARTICLE}}).replace("\\", "\\\\").replace("'", "\\'")
+    res = convert(shell(f"<script>window['__INITIAL_STATE__'] = JSON.parse('{literal}');</script>"), URL)
+    assert_kept(res, "window.__INITIAL_STATE__", "page.article")
+
+
+def test_json_ld_article_body_and_markdown_in_json():
+    text = "\n\n".join(f"## {s['heading']}\n\n{s['text']}" for s in ARTICLE["sections"])
+    ld = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": TITLE, "datePublished": "2024-03-01", "articleBody": text}
+    res = convert(shell(f'<script type="application/ld+json">{json.dumps(ld)}</script>'), URL)
+    assert_kept(res, "script[type=application/ld+json]#0", ".")
+    assert "## Part 1" in res.markdown  # Markdown headings inside the string stay headings
+
+
+@pytest.mark.parametrize("props", [
+    {"nav": NAV, "site": {"name": "Demo", "locale": "en-US", "apiBase": "/api"}},  # navigation and settings only
+    # a site description long enough for the gate, in a record that does not name the page
+    {"nav": NAV, "site": {"name": "Demo Site", "description": " ".join(ARTICLE["sections"][0]["text"] for _ in range(3))}},
+    # UI messages: many prose strings side by side, one of them even repeating the page title
+    {"messages": {f"msg{i}": f"{TITLE if i == 0 else 'Notice'}: " + ARTICLE["sections"][i % 3]["text"] for i in range(12)}},
+])
+def test_navigation_config_and_messages_are_never_kept(props):
+    assert_not_kept(convert(shell(next_data(props)), URL))
+
+
+def test_record_must_name_the_page():
+    other = article_json("Something else entirely", 2, sections=3)
+    res = convert(shell(next_data({"nav": NAV, "post": other})), "http://127.0.0.1:8000/stories/123")
+    assert_not_kept(res, "does_not_name_page")
+    # the URL's slug names it instead of the title
+    res = convert(shell(next_data({"post": other}), title="Demo"), "http://127.0.0.1:8000/stories/something-else-entirely")
+    assert res.ok and res.evidence["embedded"]["named_by"] == "url"
+
+
+def test_non_shell_pages_are_untouched():
+    paras = "".join(f"<p>{s['text']}</p>" for s in ARTICLE["sections"])
+    page = (f"<html><head><title>{TITLE}</title></head><body><main><article><h1>{TITLE}</h1>{paras}</article></main>"
+            f"{next_data({'post': ARTICLE})}</body></html>")
+    res = convert(page, URL)
+    assert res.ok and res.evidence["reader"] == "http" and "embedded" not in res.evidence
+
+
+def test_recipe_switch_and_named_path():
+    page = shell(next_data({"nav": NAV, "post": ARTICLE, "teaser": {"title": TITLE, "text": ARTICLE["sections"][0]["text"]}}))
+    off = load_recipe_text("[embedded]\nenabled = false\n", source="r.toml", default_name="r")
+    res = convert(page, URL, recipe=off)
+    assert_not_kept(res)
+    assert "embedded" not in res.evidence
+    named = load_recipe_text('[embedded]\npaths = ["props.pageProps.missing", "props.pageProps.post"]\n', source="r.toml", default_name="r")
+    assert_kept(convert(page, URL, recipe=named), "script#__NEXT_DATA__", "props.pageProps.post")
+    wrong = load_recipe_text('[embedded]\npaths = ["props.nothing"]\n', source="r.toml", default_name="r")
+    assert_not_kept(convert(page, URL, recipe=wrong), "no_named_path")
+
+
+@pytest.mark.parametrize("path", ["", "a..b", ".a", "a[x]", "a[0", 'a["b]'])
+def test_bad_json_path_is_a_recipe_error_naming_file_and_key(path):
+    with pytest.raises(RecipeError) as info:
+        load_recipe_text(f"[embedded]\npaths = ['ok.path', {json.dumps(path)}]\n", source="recipes/site.toml", default_name="site")
+    assert str(info.value).startswith("recipes/site.toml: key 'embedded.paths[1]'")
+    with pytest.raises(PathError):
+        parse_path(path)
+
+
+def test_path_round_trip():
+    for path in ["props.pageProps.post", 'ROOT_QUERY["Story:1"].body', "items[0].text", '["a.b"][3]']:
+        assert format_path(parse_path(path)) == path
+
+
+def test_demo_pages():
+    for path in EMBEDDED:
+        res = convert(DYNAMIC_PAGES[path][2](), "http://127.0.0.1:1" + path)
+        assert res.ok and res.evidence["reader"] == "embedded_data", path
+    for path in EMBEDDED_TRAPS:
+        res = convert(DYNAMIC_PAGES[path][2](), "http://127.0.0.1:1" + path)
+        assert not res.ok and res.drop_reason == "shell_page", path
+
+
+# --- hostile data: bounded work, never an exception ---------------------------------------
+
+
+def _timed(page: str, budget_s: float = 5.0):
+    t = time.monotonic()
+    res = convert(page, URL)
+    took = time.monotonic() - t
+    assert took < budget_s, took
+    assert res.drop_reason != "converter_error", res.evidence["drop_detail"]
+    return res
+
+
+def test_hostile_json_is_bounded():
+    deep = "[" * 200_000 + "]" * 200_000
+    _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{deep}</script>'))
+    deep_obj = '{"a":' * 50_000 + '"x"' + "}" * 50_000
+    _timed(shell(f"<script>window.__INITIAL_STATE__ = {deep_obj};</script>"))
+    wide = json.dumps({"items": [{"t": "a b"} for _ in range(280_000)]}, separators=(",", ":"))  # under 4 MB, 560,000 values
+    assert len(wide) < 4_000_000
+    _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{wide}</script>'), 15.0)
+    huge = json.dumps({"post": {"title": TITLE, "body": "A sentence of words. " * 400_000}})  # 8 MB: over the cap, skipped
+    res = _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{huge}</script>'), 15.0)
+    assert res.evidence["reader"] == "http"
+    for bad in ['{"a": ', "{'single': 1}", "NaN", '{"a": "\\ud800"}', "\x00\x01", "]]]"]:
+        _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{bad}</script>'))
+        _timed(shell(f"<script>window.__APP__ = {bad}; window.__X__ = JSON.parse('{bad}')</script>"))
+
+
+def test_hostile_devalue_cycles_and_bad_refs():
+    cyclic = [["Reactive", 1], {"self": 1, "next": 2, "text": 3}, [1, 2, 99, -5, "x"], "word " * 30]
+    read_embedded(parse_html(shell(f'<script id="__NUXT_DATA__" type="application/json">{json.dumps(cyclic)}</script>')))
+    _timed(shell(f'<script id="__NUXT_DATA__" type="application/json">{json.dumps(cyclic)}</script>'))
+    chain = [[i + 1] for i in range(100_000)] + ["end"]  # a reference chain deeper than any limit
+    _timed(shell(f'<script id="__NUXT_DATA__" type="application/json">{json.dumps(chain)}</script>'))
+
+
+def test_has_embedded_data_is_cheap_and_names_sources():
+    doc = parse_html(shell(next_data({"post": ARTICLE}) + "<script>window.__APOLLO_STATE__ = {};</script><script>var a = 1;</script>"))
+    assert has_embedded_data(doc) == ["script#__NEXT_DATA__", "window.__APOLLO_STATE__"]
+    assert has_embedded_data(parse_html(shell(""))) == []
