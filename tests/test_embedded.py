@@ -183,3 +183,20 @@ def test_has_embedded_data_is_cheap_and_names_sources():
     doc = parse_html(shell(next_data({"post": ARTICLE}) + "<script>window.__APOLLO_STATE__ = {};</script><script>var a = 1;</script>"))
     assert has_embedded_data(doc) == ["script#__NEXT_DATA__", "window.__APOLLO_STATE__"]
     assert has_embedded_data(parse_html(shell(""))) == []
+
+
+def test_bench_mixed_site_shells():
+    """bench.render --embedded's site, page by page through convert(): every shell that carries
+    its article is kept from it with the known text; no shell whose data is not its article is."""
+    from bench.render import build_mixed_site, token_f1
+
+    routes, kinds, known = build_mixed_site()
+    for path, kind in kinds.items():
+        if kind == "static":
+            continue
+        res = convert(routes[path][1], "http://127.0.0.1:1" + path)
+        if kind == "embedded":
+            assert res.ok and res.evidence["reader"] == "embedded_data", (path, res.evidence.get("embedded"))
+            assert token_f1(res.markdown, known[path]) >= 0.95, path
+        else:
+            assert not res.ok and res.drop_reason == "shell_page", (path, res.evidence.get("embedded"))
