@@ -91,6 +91,14 @@ def test_navigation_config_and_messages_are_never_kept(props):
     assert_not_kept(convert(shell(next_data(props)), URL))
 
 
+def test_a_teaser_is_not_the_page():
+    """A record with its title and a summary only (the body loads later): partial, never kept."""
+    teaser = {"title": TITLE, "excerpt": ARTICLE["sections"][0]["text"], "body": None}
+    assert_not_kept(convert(shell(next_data({"nav": NAV, "post": teaser})), URL), "too_short")
+    ld = {"@type": "NewsArticle", "headline": TITLE, "description": ARTICLE["sections"][1]["text"]}
+    assert_not_kept(convert(shell(f'<script type="application/ld+json">{json.dumps(ld)}</script>'), URL), "too_short")
+
+
 def test_record_must_name_the_page():
     other = article_json("Something else entirely", 2, sections=3)
     res = convert(shell(next_data({"nav": NAV, "post": other})), "http://127.0.0.1:8000/stories/123")

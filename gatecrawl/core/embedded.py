@@ -17,7 +17,8 @@ The content is chosen by structure, never by phrase lists:
 - the *record* holding the content is found by descending from the root into the child that
   holds most (>= 60%) of the prose, through a list only when one element dominates it;
 - a record must be a record, not a dictionary of UI messages (at most ``MAX_PROSE_FIELDS``
-  prose strings side by side), and must name the page: its first short label matches the
+  prose strings side by side), hold at least ``MIN_RECORD_CHARS`` of prose (a title with a
+  teaser or a description is not the page), and must name the page: its first short label matches the
   page's ``<title>`` (its first segment) or the words of the URL's last path segment;
 - the record is rendered in the data's own order: its label as the ``h1``, a nested
   record's first short label as its heading when prose follows it, prose as paragraphs
@@ -62,7 +63,8 @@ MAX_STRING_CHARS = 1_000_000
 #: a record with more prose strings side by side than this is a dictionary (UI messages), not content
 MAX_PROSE_FIELDS = 8
 DOMINANT_SHARE = 0.6
-MIN_RECORD_CHARS = 200
+#: a record with less prose than this is a teaser or a description, not the page's content
+MIN_RECORD_CHARS = 400
 FIELDS_LISTED_MAX = 40
 
 _JSON_TYPES = ("application/json", "application/ld+json")
@@ -241,6 +243,9 @@ def _sources(doc: Any) -> Iterator[_Source]:
         if len(text) > MAX_SOURCE_CHARS or total + len(text) > MAX_TOTAL_CHARS:
             continue
         stype = _script_type(el)
+        if stype not in _JSON_TYPES and not _ASSIGN.search(text):
+            continue
+        total += len(text)  # counted when read, parsed or not: invalid data costs its share too
         parsed: list[_Source] = []
         try:
             if stype in _JSON_TYPES:
@@ -261,9 +266,6 @@ def _sources(doc: Any) -> Iterator[_Source]:
                         break
         except (ValueError, RecursionError, MemoryError):
             continue
-        if not parsed:
-            continue
-        total += len(text)
         for s in parsed:
             count += 1
             yield s
