@@ -208,3 +208,23 @@ def test_bench_mixed_site_shells():
             assert token_f1(res.markdown, known[path]) >= 0.95, path
         else:
             assert not res.ok and res.drop_reason == "shell_page", (path, res.evidence.get("embedded"))
+
+
+def test_scrapy_convert_and_the_package_api_read_embedded_data(tmp_path):
+    """The same reader on every path through convert(): `scrapy convert FILE --url` and
+    `from gatecrawl import convert`."""
+    import subprocess
+    import sys
+
+    import gatecrawl
+    from crawlutil import ROOT
+
+    page = tmp_path / "next.html"
+    page.write_text(DYNAMIC_PAGES["/dyn/next-data"][2](), "utf-8")
+    proc = subprocess.run([sys.executable, "-m", "scrapy", "convert", str(page), "--url", "http://127.0.0.1:1/dyn/next-data", "--evidence"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith("# Content shipped with the shell\n")
+    assert '"reader": "embedded_data"' in proc.stdout and '"path": "props.pageProps.post"' in proc.stdout
+    res = gatecrawl.convert(page.read_bytes(), "http://127.0.0.1:1/dyn/next-data")
+    assert res.evidence["reader"] == "embedded_data"
