@@ -96,7 +96,14 @@ def test_a_teaser_is_not_the_page():
     teaser = {"title": TITLE, "excerpt": ARTICLE["sections"][0]["text"], "body": None}
     assert_not_kept(convert(shell(next_data({"nav": NAV, "post": teaser})), URL), "too_short")
     ld = {"@type": "NewsArticle", "headline": TITLE, "description": ARTICLE["sections"][1]["text"]}
-    assert_not_kept(convert(shell(f'<script type="application/ld+json">{json.dumps(ld)}</script>'), URL), "too_short")
+    assert_not_kept(convert(shell(f'<script type="application/ld+json">{json.dumps(ld)}</script>'), URL), "no_prose")
+
+
+def test_json_ld_description_is_not_content():
+    """A product's JSON-LD description, however long, is not the page: only articleBody/text count."""
+    desc = " ".join(s["text"] for s in ARTICLE["sections"])
+    ld = {"@context": "https://schema.org", "@type": "Product", "name": TITLE, "description": desc, "offers": {"price": "9.99"}}
+    assert_not_kept(convert(shell(f'<script type="application/ld+json">{json.dumps(ld)}</script>'), URL), "no_prose")
 
 
 def test_record_must_name_the_page():

@@ -4,7 +4,7 @@ Many single-page apps ship the page's content with the shell, for the client cod
 hydrate: Next.js ``<script id="__NEXT_DATA__">``, Nuxt 3 ``<script id="__NUXT_DATA__">`` (a
 devalue-encoded array), ``window.__INITIAL_STATE__ = {...}`` / ``__APOLLO_STATE__`` style
 assignments (a JSON literal or ``JSON.parse("...")``), other ``application/json`` scripts and
-JSON-LD (``articleBody``, ``text``). This module finds that data, parses it as JSON (never as
+JSON-LD (only its ``articleBody`` and ``text`` properties count as content). This module finds that data, parses it as JSON (never as
 JavaScript: nothing is evaluated) and rebuilds the content as HTML. ``convert()`` then runs the
 rebuilt page through the same extraction, Markdown converter, gate and validation as any page;
 only when it passes is the render skipped. A ``<noscript>`` crawler view is read by
@@ -66,6 +66,9 @@ DOMINANT_SHARE = 0.6
 #: a record with less prose than this is a teaser or a description, not the page's content
 MIN_RECORD_CHARS = 400
 FIELDS_LISTED_MAX = 40
+#: JSON-LD: the schema.org properties that hold a creative work's content (a description or a
+#: product's summary is not the page)
+LD_CONTENT_KEYS = ("articleBody", "text")
 
 _JSON_TYPES = ("application/json", "application/ld+json")
 _ASSIGN = re.compile(r"(?:\bwindow|\bself|\bglobalThis)\s*(?:\.\s*([A-Za-z_$][\w$]{0,80})|\[\s*[\"']([A-Za-z_$][\w$]{0,80})[\"']\s*\])\s*=\s*")
@@ -137,6 +140,7 @@ def format_path(parts: tuple[str | int, ...] | list[str | int]) -> str:
 class _Source:
     name: str  # e.g. script#__NEXT_DATA__, window.__APOLLO_STATE__, script[type=application/ld+json]#1
     data: Any
+    ld: bool = False  # JSON-LD: only schema.org's content properties count (LD_CONTENT_KEYS)
 
 
 def _script_type(el: Any) -> str:
@@ -253,7 +257,7 @@ def _sources(doc: Any) -> Iterator[_Source]:
                 name = _json_script_name(el, stype, count)
                 if el.get("id") == "__NUXT_DATA__":
                     data = _devalue(data)
-                parsed.append(_Source(name, data))
+                parsed.append(_Source(name, data, ld=stype == "application/ld+json"))
             elif stype in ("", "text/javascript", "application/javascript", "module"):
                 for m in _ASSIGN.finditer(text):
                     try:
@@ -424,6 +428,27 @@ def _tree(data: Any, budget: list[int]) -> _Node:
     return root if root is not None else _Node(None, None, "d")
 
 
+def _keep_mass(node: _Node, keys: tuple[str, ...]) -> int:
+    """Count only strings under one of ``keys`` as prose (the others stay, as labels)."""
+    if node.kind == "s":
+        if node.key not in keys:
+            node.mass = 0
+        return node.mass
+    stack = [(node, False)]
+    while stack:  # post-order without recursion
+        n, done = stack.pop()
+        if n.kind == "s":
+            if n.key not in keys:
+                n.mass = 0
+            continue
+        if done:
+            n.mass = sum(c.mass for c in n.children)
+        else:
+            stack.append((n, True))
+            stack.extend((c, False) for c in n.children)
+    return node.mass
+
+
 def _descend(node: _Node) -> _Node:
     """The record that holds the content: follow the child holding most of the prose."""
     while True:
@@ -573,6 +598,8 @@ def read_embedded(doc: Any, *, url_path: str = "/", title: str = "", paths: tupl
         if budget[0] <= 0:
             break
         tree = _tree(src.data, budget)
+        if src.ld:
+            _keep_mass(tree, LD_CONTENT_KEYS)
         if named:
             for parts in named:
                 node = _resolve(tree, parts)
