@@ -12,8 +12,9 @@
 
 ``--embedded`` runs one other mode instead (issue 18): a mixed 100-page site, 60 static
 articles and 40 shells of which 20 carry their content in the first response (Next.js
-``__NEXT_DATA__``, Nuxt 3 ``__NUXT_DATA__``, Apollo state with an HTML body, a
-``JSON.parse('...')`` initial state, JSON-LD ``articleBody``) and 20 do not (10 bare shells, 10
+``__NEXT_DATA__`` with teasers of other reports beside the article, Nuxt 3 ``__NUXT_DATA__``,
+Apollo state with an HTML body, a ``JSON.parse('...')`` initial state, JSON-LD ``articleBody``
+next to a ``description``) and 20 do not (10 bare shells, 10
 whose data is only navigation, settings, UI messages, teasers of other pages or the site's own
 JSON-LD). Every shell also builds its article with JavaScript, so a render gives the same text.
 Reported: render_rate, renders avoided by embedded data, and the Markdown's token F1 against
@@ -185,7 +186,12 @@ def _json_script(data: object, ident: str | None = None, stype: str = "applicati
 def _embedded_shell(kind: str, i: int, a: dict) -> tuple[str, dict]:
     """(data scripts, the API's JSON) for one shell that carries its article."""
     if kind == "next":
-        return _json_script({"props": {"pageProps": {"nav": _NAV, "report": a}}, "page": "/e/[id]", "query": {"id": str(i)}, "buildId": "b"}, "__NEXT_DATA__"), a
+        # the article next to teasers of three other reports (no record holds 60% of the prose)
+        related = [{"title": _known_article(i + 200 + k)["title"], "excerpt": _known_article(i + 200 + k)["sections"][0]["text"][:220] + "."}
+                   for k in range(3)]
+        report = dict(a, author={"name": "Field Office", "role": "Editor"}, date="2026-01-02", tags=["field", "report"])
+        props = {"nav": _NAV, "report": report, "related": related}
+        return _json_script({"props": {"pageProps": props}, "page": "/e/[id]", "query": {"id": str(i)}, "buildId": "b"}, "__NEXT_DATA__"), a
     if kind == "nuxt":
         return _json_script(dynamic.devalue({"data": {"nav": _NAV, f"report-{i}": a}, "state": {"locale": "en"}}), "__NUXT_DATA__"), a
     if kind == "apollo":
@@ -198,7 +204,8 @@ def _embedded_shell(kind: str, i: int, a: dict) -> tuple[str, dict]:
         return f"<script>window.__INITIAL_STATE__ = JSON.parse('{literal}');</script>", a
     # JSON-LD: the article body as plain text, paragraphs separated by blank lines (no headings)
     body = "\n\n".join(s["text"] for s in a["sections"])
-    ld = {"@context": "https://schema.org", "@type": "Report", "headline": a["title"], "datePublished": "2026-01-02", "articleBody": body}
+    ld = {"@context": "https://schema.org", "@type": "Report", "headline": a["title"], "datePublished": "2026-01-02",
+          "description": a["sections"][0]["text"][:150], "articleBody": body}
     return _json_script(ld, stype="application/ld+json"), {"title": a["title"], "sections": [{"heading": "", "text": s["text"]} for s in a["sections"]], "link": None}
 
 

@@ -91,6 +91,19 @@ def test_navigation_config_and_messages_are_never_kept(props):
     assert_not_kept(convert(shell(next_data(props)), URL))
 
 
+def test_article_next_to_teasers_of_other_pages():
+    """No record dominates (the article holds 55% of the prose): the one that names the page is
+    read, the teasers are not; a hero named like the page next to the real body is not enough."""
+    related = [{"title": f"Other story {k}", "excerpt": ARTICLE["sections"][k]["text"][:200] + "."} for k in range(3)]
+    post = dict(ARTICLE, author={"name": "Ann Example"}, tags=["data", "shells"])
+    res = convert(shell(next_data({"nav": NAV, "post": post, "related": related})), URL)
+    assert_kept(res, "script#__NEXT_DATA__", "props.pageProps.post")
+    assert "Other story" not in res.markdown
+    hero = {"title": TITLE, "standfirst": ARTICLE["sections"][0]["text"], "summary": ARTICLE["sections"][1]["text"]}
+    blocks = [{"text": s["text"]} for s in ARTICLE["sections"] * 3]
+    assert_not_kept(convert(shell(next_data({"hero": hero, "blocks": blocks})), URL), "does_not_name_page")
+
+
 def test_a_teaser_is_not_the_page():
     """A record with its title and a summary only (the body loads later): partial, never kept."""
     teaser = {"title": TITLE, "excerpt": ARTICLE["sections"][0]["text"], "body": None}

@@ -15,7 +15,9 @@ The content is chosen by structure, never by phrase lists:
 - every string in the data is classed as prose (sentences), an HTML fragment (tags around
   text), a short label, or other (ids, URLs, numbers-as-text, code);
 - the *record* holding the content is found by descending from the root into the child that
-  holds most (>= 60%) of the prose, through a list only when one element dominates it;
+  holds most (>= 60%) of the prose, through a list only when one element dominates it; when
+  no record dominates (an article next to teasers of other pages), the record that names the
+  page (below) is taken if it holds at least half of the data's prose;
 - a record must be a record, not a dictionary of UI messages (at most ``MAX_PROSE_FIELDS``
   prose strings side by side), hold at least ``MIN_RECORD_CHARS`` of prose (a title with a
   teaser or a description is not the page), and must name the page: its first short label matches the
@@ -516,6 +518,31 @@ def _names_page(label: str, title: str, url_path: str) -> str | None:
     return None
 
 
+def _record_label(node: _Node) -> _Node | None:
+    holder = node if node.kind == "d" else node.parent
+    return _label(holder) if holder is not None and holder.kind == "d" else None
+
+
+def _record_names_page(node: _Node, title: str, url_path: str) -> bool:
+    label = _record_label(node)
+    return label is not None and _names_page(label.text, title, url_path) is not None
+
+
+def _named_record(tree: _Node, title: str, url_path: str) -> _Node | None:
+    """The largest record whose label names the page and that holds at least half of the
+    data's prose (a hero or teaser named like the page, next to the body, does not)."""
+    best: _Node | None = None
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n.kind == "s" or n.mass <= 0:
+            continue
+        if n.kind == "d" and 2 * n.mass >= tree.mass and (best is None or n.mass > best.mass) and _record_names_page(n, title, url_path):
+            best = n
+        stack.extend(n.children)
+    return best
+
+
 def _covers(have: list[str], need: list[str], share: float = 0.8) -> bool:
     s = set(have)
     return sum(1 for w in need if w in s) >= share * len(need)
@@ -612,6 +639,12 @@ def read_embedded(doc: Any, *, url_path: str = "/", title: str = "", paths: tupl
             if tree.mass <= 0:
                 continue
             cand = _descend(tree)
+            if not _record_names_page(cand, title, url_path):
+                # no dominant record (an article next to teasers of others): the record that
+                # names the page, if it holds at least half of the data's prose
+                named_rec = _named_record(tree, title, url_path)
+                if named_rec is not None:
+                    cand = named_rec
         if best is None or cand.mass > best[0]:
             best = (cand.mass, src.name, cand)
     if best is None:
@@ -624,8 +657,7 @@ def read_embedded(doc: Any, *, url_path: str = "/", title: str = "", paths: tupl
     prose_fields = sum(1 for c in node.children if c.kind == "s" and c.cls in ("prose", "html"))
     if node.kind == "d" and prose_fields > MAX_PROSE_FIELDS:
         reasons.append("not_a_record")
-    holder = node if node.kind == "d" else node.parent
-    label = _label(holder) if holder is not None and holder.kind == "d" else None
+    label = _record_label(node)
     named_by = _names_page(label.text, title, url_path) if label is not None else None
     if named_by is None:
         reasons.append("does_not_name_page")
