@@ -128,6 +128,27 @@ def test_record_must_name_the_page():
     assert res.ok and res.evidence["embedded"]["named_by"] == "url"
 
 
+ABOUT = " ".join(s["text"] for s in ARTICLE["sections"])  # 800 characters of prose about the site
+
+
+def _site_shell(title: str, props: dict, meta: str = "") -> str:
+    return shell(next_data(props), title=title).replace("| Demo</title>", f"</title>{meta}")
+
+
+def test_the_site_name_never_names_a_record():
+    """"Site | Page" titles: a settings record labelled with the site's name (with a long about
+    text) is not the page once the site's name is known (og:site_name, or the host's letters);
+    the record named by the other segment is."""
+    site = {"name": "Regional Reports", "about": ABOUT}
+    url = "http://127.0.0.1:8000/reports/7"
+    og = '<meta property="og:site_name" content="Regional Reports">'
+    assert_not_kept(convert(_site_shell("Regional Reports | A story told by data ", {"site": site}, og), url), "does_not_name_page")
+    assert_not_kept(convert(_site_shell("Regional Reports | Home ", {"site": site}), "http://regionalreports.test/r/7"), "does_not_name_page")
+    assert_not_kept(convert(_site_shell("Regional Reports ", {"site": site}, og), url), "does_not_name_page")
+    res = convert(_site_shell(f"Regional Reports | {TITLE} ", {"site": {"name": "Regional Reports"}, "post": ARTICLE}, og), url)
+    assert res.ok and res.evidence["embedded"]["named_by"] == "title" and res.evidence["embedded"]["path"] == "props.pageProps.post"
+
+
 def test_non_shell_pages_are_untouched():
     paras = "".join(f"<p>{s['text']}</p>" for s in ARTICLE["sections"])
     page = (f"<html><head><title>{TITLE}</title></head><body><main><article><h1>{TITLE}</h1>{paras}</article></main>"

@@ -430,11 +430,7 @@ def _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0)
 
     if has_password_form(doc) or find_paywall(doc) is not None or presence.get("bot_challenge"):
         return None, {"rejected": "page_is_a_wall"}
-    title = ""
-    for el in doc.iter("title"):
-        title = visible_text_of_title(el)
-        break
-    found = read_embedded(doc, url_path=urlsplit(url).path or "/", title=title, paths=tuple(recipe.embedded_paths))
+    found = read_embedded(doc, url=url, paths=tuple(recipe.embedded_paths))
     info = dict(found.info)
     if found.html is None:
         return None, info
@@ -453,10 +449,6 @@ def _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0)
     info["drop_reason"] = res.drop_reason
     ev["embedded"] = info
     return (res if res.ok else None), info
-
-
-def visible_text_of_title(el) -> str:
-    return " ".join("".join(el.itertext()).split())
 
 
 def _not_found_match(doc, text: str, url: str, fetch: FetchInfo) -> dict | None:

@@ -20,8 +20,10 @@ The content is chosen by structure, never by phrase lists:
   page (below) is taken if it holds at least half of the data's prose;
 - a record must be a record, not a dictionary of UI messages (at most ``MAX_PROSE_FIELDS``
   prose strings side by side), hold at least ``MIN_RECORD_CHARS`` of prose (a title with a
-  teaser or a description is not the page), and must name the page: its first short label matches the
-  page's ``<title>`` (its first segment) or the words of the URL's last path segment;
+  teaser or a description is not the page), and must name the page: its first short label matches a
+  segment of the page's ``<title>`` that is not the site's name (``og:site_name``,
+  ``application-name``, or the host name's letters; when the site's name is not known, only the
+  first segment), or the words of the URL's last path segment;
 - the record is rendered in the data's own order: its label as the ``h1``, a nested
   record's first short label as its heading when prose follows it, prose as paragraphs
   (blank-line breaks and Markdown ``#`` headings inside a string are kept), HTML fragments
@@ -43,6 +45,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 __all__ = [
     "EMBEDDED_VERSION",
@@ -501,21 +504,58 @@ def _label(node: _Node) -> _Node | None:
     return None
 
 
-def _names_page(label: str, title: str, url_path: str) -> str | None:
+@dataclass(frozen=True)
+class _PageName:
+    """What names the page: title segments (token lists) that are not the site's name, and the
+    words of the URL's last path segment."""
+
+    segments: tuple[tuple[str, ...], ...]
+    slug: tuple[str, ...]
+
+
+def _page_name(doc: Any, url: str, title: str | None) -> _PageName:
+    if title is None:
+        title = ""
+        for el in doc.iter("title"):
+            title = " ".join("".join(el.itertext()).split())
+            break
+    site: set[tuple[str, ...]] = set()
+    for el in doc.iter("meta"):
+        if (el.get("property") or el.get("name") or "").lower() in ("og:site_name", "application-name", "apple-mobile-web-app-title"):
+            site.add(tuple(_tokens(el.get("content") or "")))
+    parts = urlsplit(url)
+    host = re.sub(r"[^a-z0-9]", "", (parts.hostname or "").lower())
+
+    def is_site(seg: tuple[str, ...]) -> bool:
+        joined = "".join(seg)
+        return seg in site or (len(joined) >= 4 and joined in host)
+
+    segs = [tuple(_tokens(x)) for x in _TITLE_SEP.split(title.strip()) if x.strip()]
+    named = [x for x in segs if not is_site(x)]
+    if len(segs) > 1 and len(named) == len(segs):
+        # the site's name is not known: only the first segment (the common "Page | Site" order)
+        named = named[:1]
+    slug = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    slug_words = tuple(w for w in re.split(r"[-_.+]+|%20", slug.lower()) if w.isalpha())
+    return _PageName(segments=tuple(x for x in named if len(x) >= 2), slug=slug_words if len(slug_words) >= 2 else ())
+
+
+def _names_page(label: str, name: _PageName) -> str | None:
     """How the record's label names the page ("title" or "url"), or None."""
     lab = _tokens(label)
     if not lab:
         return None
-    segments = [s for s in _TITLE_SEP.split(title.strip()) if s.strip()]
-    if segments:
-        seg = _tokens(segments[0])
-        if len(seg) >= 2 and _covers(lab, seg) and _covers(seg, lab):
+    for seg in name.segments:
+        if _covers(lab, list(seg)) and _covers(list(seg), lab):
             return "title"
-    slug = url_path.rstrip("/").rsplit("/", 1)[-1]
-    slug_words = [w for w in re.split(r"[-_.+]+|%20", slug.lower()) if w.isalpha()]
-    if len(slug_words) >= 2 and _covers(lab, slug_words):
+    if name.slug and _covers(lab, list(name.slug)):
         return "url"
     return None
+
+
+def _covers(have: list[str], need: list[str], share: float = 0.8) -> bool:
+    s = set(have)
+    return sum(1 for w in need if w in s) >= share * len(need)
 
 
 def _record_label(node: _Node) -> _Node | None:
@@ -523,12 +563,12 @@ def _record_label(node: _Node) -> _Node | None:
     return _label(holder) if holder is not None and holder.kind == "d" else None
 
 
-def _record_names_page(node: _Node, title: str, url_path: str) -> bool:
+def _record_names_page(node: _Node, name: _PageName) -> bool:
     label = _record_label(node)
-    return label is not None and _names_page(label.text, title, url_path) is not None
+    return label is not None and _names_page(label.text, name) is not None
 
 
-def _named_record(tree: _Node, title: str, url_path: str) -> _Node | None:
+def _named_record(tree: _Node, name: _PageName) -> _Node | None:
     """The largest record whose label names the page and that holds at least half of the
     data's prose (a hero or teaser named like the page, next to the body, does not)."""
     best: _Node | None = None
@@ -537,15 +577,10 @@ def _named_record(tree: _Node, title: str, url_path: str) -> _Node | None:
         n = stack.pop()
         if n.kind == "s" or n.mass <= 0:
             continue
-        if n.kind == "d" and 2 * n.mass >= tree.mass and (best is None or n.mass > best.mass) and _record_names_page(n, title, url_path):
+        if n.kind == "d" and 2 * n.mass >= tree.mass and (best is None or n.mass > best.mass) and _record_names_page(n, name):
             best = n
         stack.extend(n.children)
     return best
-
-
-def _covers(have: list[str], need: list[str], share: float = 0.8) -> bool:
-    s = set(have)
-    return sum(1 for w in need if w in s) >= share * len(need)
 
 
 class _Renderer:
@@ -613,8 +648,15 @@ class EmbeddedContent:
     info: dict = field(default_factory=dict)
 
 
-def read_embedded(doc: Any, *, url_path: str = "/", title: str = "", paths: tuple[str, ...] = ()) -> EmbeddedContent:
-    """Find the page's content in its embedded data and rebuild it as an HTML page."""
+def read_embedded(doc: Any, *, url: str = "", title: str | None = None, paths: tuple[str, ...] = ()) -> EmbeddedContent:
+    """Find the page's content in its embedded data and rebuild it as an HTML page (``title``:
+    the page's title, default its ``<title>``)."""
+    page_name = _page_name(doc, url, title)
+    if title is None:
+        title = ""
+        for el in doc.iter("title"):
+            title = " ".join("".join(el.itertext()).split())
+            break
     info: dict[str, Any] = {"version": EMBEDDED_VERSION, "sources": [], "source": None, "path": None}
     budget = [MAX_NODES]
     best: tuple[int, str, _Node] | None = None
@@ -639,10 +681,10 @@ def read_embedded(doc: Any, *, url_path: str = "/", title: str = "", paths: tupl
             if tree.mass <= 0:
                 continue
             cand = _descend(tree)
-            if not _record_names_page(cand, title, url_path):
+            if not _record_names_page(cand, page_name):
                 # no dominant record (an article next to teasers of others): the record that
                 # names the page, if it holds at least half of the data's prose
-                named_rec = _named_record(tree, title, url_path)
+                named_rec = _named_record(tree, page_name)
                 if named_rec is not None:
                     cand = named_rec
         if best is None or cand.mass > best[0]:
@@ -658,7 +700,7 @@ def read_embedded(doc: Any, *, url_path: str = "/", title: str = "", paths: tupl
     if node.kind == "d" and prose_fields > MAX_PROSE_FIELDS:
         reasons.append("not_a_record")
     label = _record_label(node)
-    named_by = _names_page(label.text, title, url_path) if label is not None else None
+    named_by = _names_page(label.text, page_name) if label is not None else None
     if named_by is None:
         reasons.append("does_not_name_page")
     if node.mass < MIN_RECORD_CHARS:
