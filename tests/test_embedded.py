@@ -104,6 +104,51 @@ def test_article_next_to_teasers_of_other_pages():
     assert_not_kept(convert(shell(next_data({"hero": hero, "blocks": blocks})), URL), "does_not_name_page")
 
 
+def _contentful(sections: list[dict]) -> dict:
+    def text(v: str, bold: bool = False) -> dict:
+        return {"nodeType": "text", "value": v, "marks": [{"type": "bold"}] if bold else [], "data": {}}
+
+    content = []
+    for sec in sections:
+        content.append({"nodeType": "heading-2", "data": {}, "content": [text(sec["heading"])]})
+        first, _, rest = sec["text"].partition(", ")
+        content.append({"nodeType": "paragraph", "data": {}, "content": [text(first + ", "), text(rest, bold=True)]})
+    return {"nodeType": "document", "data": {}, "content": content}
+
+
+def _portable(sections: list[dict]) -> list[dict]:
+    out = []
+    for k, sec in enumerate(sections):
+        out.append({"_type": "block", "_key": f"3f9a1c2b7e{k}h", "style": "h2", "markDefs": [],
+                    "children": [{"_type": "span", "_key": f"9c0d{k}", "text": sec["heading"], "marks": []}]})
+        first, _, rest = sec["text"].partition(", ")
+        out.append({"_type": "block", "_key": f"3f9a1c2b7e{k}p", "style": "normal", "markDefs": [{"_type": "link", "_key": "l1", "href": "/x"}],
+                    "children": [{"_type": "span", "_key": f"a1{k}", "text": first + ", ", "marks": []},
+                                 {"_type": "span", "_key": f"a2{k}", "text": rest, "marks": ["l1"]}]})
+    return out
+
+
+def _prosemirror(sections: list[dict]) -> dict:
+    content = []
+    for sec in sections:
+        content.append({"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": sec["heading"]}]})
+        first, _, rest = sec["text"].partition(", ")
+        content.append({"type": "paragraph", "content": [{"type": "text", "text": first + ", "},
+                                                         {"type": "text", "text": rest, "marks": [{"type": "italic"}]}]})
+    return {"type": "doc", "content": content}
+
+
+@pytest.mark.parametrize("body", [_contentful, _portable, _prosemirror])
+def test_rich_text_blocks_keep_paragraphs_and_headings(body):
+    """Rich text whose sentences are split into spans: each block's spans are joined (a
+    paragraph stays one paragraph), short blocks before text are headings."""
+    post = {"title": TITLE, "slug": "a-story-told-by-data", "body": body(ARTICLE["sections"])}
+    res = convert(shell(next_data({"nav": NAV, "post": post})), URL)
+    assert_kept(res, "script#__NEXT_DATA__", "props.pageProps.post")
+    for sec in ARTICLE["sections"]:
+        assert f"\n## {sec['heading']}\n\n{sec['text']}\n" in res.markdown, res.markdown
+
+
 def test_a_teaser_is_not_the_page():
     """A record with its title and a summary only (the body loads later): partial, never kept."""
     teaser = {"title": TITLE, "excerpt": ARTICLE["sections"][0]["text"], "body": None}

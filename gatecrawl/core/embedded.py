@@ -27,7 +27,8 @@ The content is chosen by structure, never by phrase lists:
 - the record is rendered in the data's own order: its label as the ``h1``, a nested
   record's first short label as its heading when prose follows it, prose as paragraphs
   (blank-line breaks and Markdown ``#`` headings inside a string are kept), HTML fragments
-  as they are.
+  as they are; rich-text blocks (a list of records whose text is in a list of spans) are
+  joined block by block (:func:`_join_spans`), a short block before text being a heading.
 
 Work is bounded: at most ``MAX_SOURCE_CHARS`` characters per source and ``MAX_TOTAL_CHARS`` per
 page are parsed, at most ``MAX_NODES`` JSON values are visited (``MAX_DEPTH`` levels), and JSON
@@ -335,7 +336,7 @@ def _devalue(arr: Any) -> Any:
 
 
 class _Node:
-    __slots__ = ("key", "parent", "kind", "children", "text", "cls", "mass", "raw")
+    __slots__ = ("key", "parent", "kind", "children", "text", "cls", "mass", "raw", "block")
 
     def __init__(self, key: str | int | None, parent: "_Node | None", kind: str) -> None:
         self.key = key
@@ -346,6 +347,7 @@ class _Node:
         self.raw = ""  # the string as it is
         self.cls = ""  # prose | html | short | other
         self.mass = 0  # characters of prose and HTML text under this node
+        self.block = False  # a rich-text block whose spans were joined (_join_spans)
 
     def path(self) -> tuple[str | int, ...]:
         parts: list[str | int] = []
@@ -426,11 +428,57 @@ def _tree(data: Any, budget: list[int]) -> _Node:
                     node.mass += child.mass
                 if budget[0] < 0:
                     break
+            if node.kind == "l":
+                _join_spans(node)
             return node
         return None
 
     root = build(data, None, None, 0)
     return root if root is not None else _Node(None, None, "d")
+
+
+def _string_node(key: str | int | None, parent: _Node, text: str) -> _Node:
+    node = _Node(key, parent, "s")
+    node.raw = text[:MAX_STRING_CHARS]
+    node.cls, node.text = _classify(text)
+    node.mass = len(node.text) if node.cls in ("prose", "html") else 0
+    return node
+
+
+def _join_spans(lst: _Node) -> None:
+    """Rich text (Contentful, Portable Text, ProseMirror-style JSON): a list of blocks, each a
+    record with no text of its own and a list of spans (flat records). Each block's spans are
+    joined into one string, read from the span field that carries most of the list's text, so a
+    paragraph split around a bold word stays one paragraph and a heading block stays whole."""
+    blocks = lst.children
+    if not blocks or any(b.kind != "d" for b in blocks):
+        return
+    span_lists: list[_Node] = []
+    for b in blocks:
+        if any(c.kind == "s" and c.cls != "other" for c in b.children):
+            return  # a record with text of its own, not a block
+        runs = [c for c in b.children if c.kind == "l" and c.children and all(x.kind == "d" for x in c.children)]
+        if not runs:
+            return
+        span_lists.append(max(runs, key=lambda r: sum(len(x.raw) for sp in r.children for x in sp.children if x.kind == "s")))
+    totals: dict[str | int | None, int] = {}
+    for run in span_lists:
+        for sp in run.children:
+            if any(x.kind != "s" and x.mass > 0 for x in sp.children):
+                return  # spans are flat: a span holding prose records is not a span
+            for x in sp.children:
+                if x.kind == "s":
+                    totals[x.key] = totals.get(x.key, 0) + len(x.raw)
+    if not totals:
+        return
+    key = max(totals, key=lambda k: totals[k])
+    for b, run in zip(blocks, span_lists):
+        text = "".join(x.raw for sp in run.children for x in sp.children if x.kind == "s" and x.key == key)
+        joined = _string_node(run.key, b, text)
+        b.children = [joined if c is run else c for c in b.children]
+        b.mass = sum(c.mass for c in b.children)
+        b.block = True
+    lst.mass = sum(b.mass for b in blocks)
 
 
 def _keep_mass(node: _Node, keys: tuple[str, ...]) -> int:
@@ -634,7 +682,16 @@ class _Renderer:
                 self.out.append(f"<h{lvl}>{htmlmod.escape(label.text)}</h{lvl}>")
                 self.note(label)
                 child_level = level + 1
-        for c in node.children:
+        kids = node.children
+        for i, c in enumerate(kids):
+            if c.block and c.mass == 0 and node.kind == "l":
+                # a short rich-text block followed by text: a heading
+                text = next((x for x in c.children if x.kind == "s" and x.cls == "short"), None)
+                if text is not None and any(k.mass > 0 for k in kids[i + 1:]):
+                    lvl = min(6, child_level)
+                    self.out.append(f"<h{lvl}>{htmlmod.escape(text.text)}</h{lvl}>")
+                    self.note(text)
+                continue
             if c.mass > 0:
                 self.record(c, child_level)
 
