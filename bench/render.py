@@ -14,7 +14,7 @@
 articles and 40 shells of which 20 carry their content in the first response (Next.js
 ``__NEXT_DATA__`` with teasers of other reports beside the article, Nuxt 3 ``__NUXT_DATA__``,
 Apollo state with an HTML body, a ``JSON.parse('...')`` initial state, JSON-LD ``articleBody``
-next to a ``description``) and 20 do not (10 bare shells, 10
+next to a ``description``, a Contentful-style rich-text body split into spans) and 20 do not (10 bare shells, 10
 whose data is only navigation, settings, UI messages, teasers of other pages or the site's own
 JSON-LD). Every shell also builds its article with JavaScript, so a render gives the same text.
 Reported: render_rate, renders avoided by embedded data, and the Markdown's token F1 against
@@ -157,7 +157,7 @@ def economy(base: str, kinds: dict[str, str]) -> dict:
 
 _TOPICS = ["river gauges", "bridge loads", "grain prices", "harbour tides", "rail timetables", "school meals",
            "street lighting", "library hours", "bus fares", "water quality"]
-_EMBED_KINDS = ["next", "nuxt", "apollo", "json_parse", "json_ld"]
+_EMBED_KINDS = ["next", "nuxt", "apollo", "json_parse", "json_ld", "rich_text"]
 _TRAP_KINDS = ["next_config", "messages", "teasers", "apollo_menu", "ld_site"]
 _NAV = [{"label": "Home", "href": "/"}, {"label": "Reports", "href": "/reports"}, {"label": "About", "href": "/about"}]
 _EMBED_BUILD_JS = """
@@ -199,6 +199,19 @@ def _embedded_shell(kind: str, i: int, a: dict) -> tuple[str, dict]:
         state = {"ROOT_QUERY": {"report": {"__ref": f"Report:{i}"}, "menu": {"__ref": "Menu:1"}}, "Menu:1": {"items": _NAV},
                  f"Report:{i}": {"__typename": "Report", "id": str(i), "title": a["title"], "body": body}}
         return f"<script>window.__APOLLO_STATE__ = {json.dumps(state)};</script>", a
+    if kind == "rich_text":
+        # a CMS rich-text body (Contentful's shape): sentences split into spans around a bold word
+        def span(v: str, bold: bool = False) -> dict:
+            return {"nodeType": "text", "value": v, "marks": [{"type": "bold"}] if bold else [], "data": {}}
+
+        content = []
+        for sec in a["sections"]:
+            content.append({"nodeType": "heading-2", "data": {}, "content": [span(sec["heading"])]})
+            words = sec["text"].split(" ")
+            content.append({"nodeType": "paragraph", "data": {}, "content": [span(" ".join(words[:5]) + " "), span(words[5], bold=True),
+                                                                             span(" " + " ".join(words[6:]))]})
+        entry = {"sys": {"id": f"e{i}", "type": "Entry"}, "fields": {"title": a["title"], "body": {"nodeType": "document", "data": {}, "content": content}}}
+        return _json_script({"props": {"pageProps": {"nav": _NAV, "entry": entry}}, "page": "/e/[id]", "buildId": "b"}, "__NEXT_DATA__"), a
     if kind == "json_parse":
         literal = json.dumps({"route": {"nav": _NAV, "page": a}, "user": None}).replace("\\", "\\\\").replace("'", "\\'")
         return f"<script>window.__INITIAL_STATE__ = JSON.parse('{literal}');</script>", a
