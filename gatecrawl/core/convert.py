@@ -66,7 +66,7 @@ class FetchInfo:
     url_requested: str | None = None
     http_status: int | None = 200
     headers: Mapping[str, str] = field(default_factory=dict)
-    reader: str = "http"  # "http" or "render"
+    reader: str = "http"  # "http" or "render" ("embedded_data": the rebuilt page of a shell, set by convert() itself)
     latency_ms: int | None = None
     fetched_at: str | None = None
     depth: int | None = None
