@@ -234,7 +234,7 @@ def test_demo_pages():
         assert res.ok and res.evidence["reader"] == "embedded_data", path
     for path in EMBEDDED_TRAPS:
         res = convert(DYNAMIC_PAGES[path][2](), "http://127.0.0.1:1" + path)
-        assert not res.ok and res.drop_reason == "shell_page", path
+        assert not res.ok and res.evidence["reader"] == "http" and res.evidence["needs_render"], path
 
 
 # --- hostile data: bounded work, never an exception ---------------------------------------

@@ -122,11 +122,13 @@ def test_shells_carrying_their_data_are_kept_without_a_render(demo_crawl):
         assert (p["embedded"]["source"], p["embedded"]["path"]) == sources[path]
         assert p["embedded"]["outcome"] == "kept" and p["embedded"]["fields"], path
         assert p["fields"]["title"] and p["validation_report"]["heading_count"] >= 4, path
-    trap = packets["/dyn/config-only"]
-    assert (trap["outcome"], trap["reader"]) == ("kept", "render")
-    assert "embedded" not in trap and trap["escalation_reason"] == "embedded_data_failed"
+    for path in EMBEDDED_TRAPS:
+        trap = packets[path]
+        assert (trap["outcome"], trap["reader"]) == ("kept", "render"), path
+        assert "embedded" not in trap and trap["escalation_reason"] == "embedded_data_failed", path
     assert stats["gatecrawl/embedded/kept"] == len(EMBEDDED)
-    assert stats["gatecrawl/embedded/rejected/does_not_name_page"] == len(EMBEDDED_TRAPS)
+    # the consent shell: its plain page reads as a cookie wall, and it goes to the browser all the same
+    assert stats["gatecrawl/embedded/rejected/does_not_name_page"] + stats["gatecrawl/embedded/rejected/no_prose"] == len(EMBEDDED_TRAPS)
     assert stats["gatecrawl/render/deferred/embedded_data"] == len(EMBEDDED) + len(EMBEDDED_TRAPS)
     assert stats["gatecrawl/render/requested/embedded_data_failed"] == len(EMBEDDED_TRAPS)
     assert stats["gatecrawl/reader/embedded_data"] == len(EMBEDDED)
@@ -141,6 +143,7 @@ def test_embedded_data_without_a_browser(demo_server, tmp_path):
         **{p: ("kept", "embedded_data") for p in EMBEDDED}, **{p: ("dropped", "http") for p in EMBEDDED_TRAPS}}
     assert packets["/dyn/config-only"]["drop_reason"] == "shell_page"
     assert packets["/dyn/config-only"]["embedded"]["rejected"] == "does_not_name_page"
+    assert packets["/dyn/consent-shell"]["drop_reason"] == "cookie_wall"
     assert "gatecrawl/render/requested" not in stats and "Launching browser" not in log
 
 

@@ -28,6 +28,9 @@ path                      behaviour                                             
 /dyn/config-only          a shell whose ``__NEXT_DATA__`` holds only navigation,   kept (rendered: the
                           site settings and a site description; JS builds the     data must not be
                           article                                                  used)
+/dyn/consent-shell        a shell with settings-only data and a consent dialog    kept (rendered: the
+                          that its JS removes (the plain page reads as a cookie   dialog is gone)
+                          wall, the rendered one as the article)
 ========================  =======================================================  ==================
 """
 
@@ -301,6 +304,22 @@ _CONFIG_ONLY_SITE = {
 }
 
 
+_CONSENT_JS = """
+var c = document.querySelector('.consent'); if (c) { c.parentNode.removeChild(c); }
+""" + _EMBED_JS
+
+_CONSENT = ('<div class="consent" role="dialog"><h2>Your privacy</h2><p>We and our partners use cookies to store and access information '
+            'on your device for personalised ads and content, measurement, audience research and services development. You can accept '
+            'all cookies or manage your preferences. Your choices apply to this site only and can be changed at any time in the privacy '
+            'settings at the bottom of every page.</p><button>Accept all</button><button>Manage preferences</button></div>')
+
+
+def _consent_page() -> str:
+    data = {"props": {"pageProps": {"nav": _NAV, "post": None}}, "page": "/dyn/[slug]", "buildId": "demo-1", "runtimeConfig": _CONFIG}
+    return shell_html("Behind a consent dialog", "/static/dyn/consent.js", body='<div id="root"></div>' + _CONSENT,
+                      data=_script_json(data, "__NEXT_DATA__"))
+
+
 def _config_only_page() -> str:
     data = {"props": {"pageProps": {"site": _CONFIG_ONLY_SITE, "post": None}}, "page": "/dyn/[slug]",
             "query": {"slug": "config-only"}, "buildId": "demo-1", "runtimeConfig": _CONFIG}
@@ -349,6 +368,9 @@ DYNAMIC_PAGES: dict[str, tuple[int, str, object]] = {
     "/api/dyn/apollo-state.json": (200, _J, lambda: json.dumps(_apollo_article(), sort_keys=True)),
     "/dyn/config-only": (200, _H, _config_only_page),
     "/api/dyn/config-only.json": (200, _J, lambda: json.dumps(_embedded_article("Settings that are not the story", 6), sort_keys=True)),
+    "/dyn/consent-shell": (200, _H, _consent_page),
+    "/static/dyn/consent.js": (200, _JS, _js(_CONSENT_JS)),
+    "/api/dyn/consent-shell.json": (200, _J, lambda: json.dumps(_embedded_article("Behind a consent dialog", 7), sort_keys=True)),
 }
 
 DYNAMIC_EXPECTED: dict[str, tuple[str, str | None]] = {
@@ -367,16 +389,17 @@ DYNAMIC_EXPECTED: dict[str, tuple[str, str | None]] = {
     "/dyn/nuxt-data": ("kept", None),
     "/dyn/apollo-state": ("kept", None),
     "/dyn/config-only": ("kept", None),
+    "/dyn/consent-shell": ("kept", None),
 }
 
 # Pages the hub links to (found-by-render is reachable only through the rendered /dyn/spa).
 LINKED_FROM_HUB = [p for p in DYNAMIC_EXPECTED if p != "/dyn/found-by-render"]
 # Pages that must be rendered / must not be.
-RENDERED = ["/dyn/spa", "/dyn/skeleton", "/dyn/route", "/dyn/lazy", "/dyn/tabs", "/dyn/never", "/dyn/loop", "/dyn/ticker", "/dyn/config-only"]
+RENDERED = ["/dyn/spa", "/dyn/skeleton", "/dyn/route", "/dyn/lazy", "/dyn/tabs", "/dyn/never", "/dyn/loop", "/dyn/ticker", "/dyn/config-only", "/dyn/consent-shell"]
 NOT_RENDERED = ["/dyn/static-short", "/dyn/found-by-render"]
 # Shells kept from the data in their first response (no render), and the shell whose data must not be used.
 EMBEDDED = ["/dyn/next-data", "/dyn/nuxt-data", "/dyn/apollo-state"]
-EMBEDDED_TRAPS = ["/dyn/config-only"]
+EMBEDDED_TRAPS = ["/dyn/config-only", "/dyn/consent-shell"]
 
 
 def register(pages: dict, expected: dict) -> None:

@@ -215,7 +215,10 @@ class ConvertPipeline:
                 self.stats.inc_value("gatecrawl/embedded/kept")
             else:
                 self.stats.inc_value(f"gatecrawl/embedded/rejected/{embedded.get('rejected') or embedded.get('drop_reason') or 'unknown'}")
-        if not result.ok and result.drop_reason == "shell_page" and item.reader == "http":
+        # A shell RenderMiddleware left to the embedded-data reader goes to the browser when it was
+        # not kept, whatever its plain page was dropped for (as the middleware would have sent it).
+        deferred = item.reader == "http" and bool((item.presence or {}).get("embedded_sources"))
+        if not result.ok and (result.drop_reason == "shell_page" or deferred) and item.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.
             presence = item.presence or result.evidence.get("fetch_gate")
