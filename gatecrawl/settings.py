@@ -197,6 +197,12 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 TWISTED_DNS_RESOLVER = "gatecrawl.resolver.EgressResolver"
 ROBOTSTXT_OBEY = True
 USER_AGENT = "gatecrawl/0.1 (+https://github.com/gatecrawl)"
+# Negotiated Markdown: a site that can answer in Markdown does (Content-Type: text/markdown), and
+# its Markdown is used as it is, still gated and validated (reader native_markdown); others answer HTML.
+DEFAULT_REQUEST_HEADERS = {
+    "Accept": "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/pdf;q=0.8, */*;q=0.7",
+    "Accept-Language": "en",
+}
 # Every status reaches the spider so that every URL gets a packet (http_error drops).
 HTTPERROR_ALLOW_ALL = True
 CONCURRENT_REQUESTS = 16

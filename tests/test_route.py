@@ -41,6 +41,13 @@ def test_every_component_gets_the_same_answer(body, ctype, url, want):
         assert convert(body, url, ctype).evidence["page_type"] == want
 
 
+def test_a_markdown_answer_is_markdown_and_takes_the_html_size_cap():
+    r = Response("https://x.test/a", body=b"# Title\n\nText.\n", headers={"Content-Type": "text/markdown; charset=utf-8"})
+    assert page_type(r.body, "text/markdown; charset=utf-8", r.url) == "markdown" and not is_pdf(r.body, "text/markdown", r.url)
+    assert SizeCapMiddleware.kind(r) == "html"
+    assert page_type(PDF_HEAD, "text/markdown", "https://x.test/a") == "pdf"
+
+
 def test_xml_takes_the_html_size_cap():
     r = Response("https://x.test/sitemap.xml", body=b"<?xml version='1.0'?><urlset/>", headers={"Content-Type": "application/xml"})
     assert page_type(r.body, "application/xml", r.url) == "other" and SizeCapMiddleware.kind(r) == "html"

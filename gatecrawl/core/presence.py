@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from lxml.html import HtmlElement
 
 from gatecrawl.core import gate as gate_mod
+from gatecrawl.core.embedded import has_embedded_data
 from gatecrawl.core.page import PageMeasure, find_fields, measure_page, shell_signals
 from gatecrawl.core.validate import detect_bot_challenge
 
@@ -96,7 +97,8 @@ def assess_fetch(
 ) -> tuple[Presence, dict[str, Any]]:
     """The fetch verdict of a plain HTML response, the one both paths record (the presence
     middleware during a crawl, ``convert()`` when nothing assessed the page before it): the
-    presence verdict, the bot-challenge finding and the recipe's render policy for ``url``.
+    presence verdict, the bot-challenge finding, the recipe's render policy for ``url`` and, for a
+    shell, the embedded data sources it carries (``embedded_sources``).
     ``body`` is the served bytes (the challenge check reads their start, decoded as UTF-8 with
     replacement, the same way validation does). Returns the :class:`Presence` and the verdict as
     the packet's ``fetch_gate``."""
@@ -106,4 +108,10 @@ def assess_fetch(
     verdict["bot_challenge"] = detect_bot_challenge(challenge_text(body), status, presence.body_chars)
     verdict["render_policy"] = policy
     verdict["render_policy_origin"] = origin
+    if presence.needs_render and recipe.embedded_enabled:
+        # A shell whose first response carries data (named, not parsed): the converter may read
+        # the content from it before the page goes to the browser.
+        sources = has_embedded_data(doc)
+        if sources:
+            verdict["embedded_sources"] = sources
     return presence, verdict

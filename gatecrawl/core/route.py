@@ -1,25 +1,27 @@
-"""The content router: is a response HTML, a PDF, or something gatecrawl does not read?
+"""The content router: is a response HTML, a PDF, Markdown, or something gatecrawl does not read?
 
 One function, :func:`page_type`, answers for every component that needs to know (the
 conversion path, the render middleware, the size caps, the conversion pipeline), so none can
 treat a response as a PDF while another treats it as HTML. The order of evidence:
 
 1. a PDF media type (``application/pdf`` and its aliases) decides: ``pdf``;
-2. the body itself *starting* with ``%PDF-`` (after a BOM, whitespace or NULs) is a PDF whatever
+2. a Markdown media type (``text/markdown``: a site that answered the ``Accept`` header's
+   first choice) is ``markdown``, unless the body starts with ``%PDF-``;
+3. the body itself *starting* with ``%PDF-`` (after a BOM, whitespace or NULs) is a PDF whatever
    its label; with a generic or missing type, ``%PDF-`` anywhere in the first 1024 bytes is;
-3. a generic type (``application/octet-stream`` and the like) or none: a body that sniffs as
+4. a generic type (``application/octet-stream`` and the like) or none: a body that sniffs as
    HTML is ``html``; else a ``.pdf`` URL path is ``pdf`` (an empty or broken download of a PDF
    goes to the PDF reader, which says why it cannot read it); else ``html`` when there is no type
    at all (what browsers do) and ``other`` for a generic binary type;
-4. an HTML-ish media type (``text/html``, XHTML, ``text/plain``) is ``html``;
-5. anything else is ``other``.
+5. an HTML-ish media type (``text/html``, XHTML, ``text/plain``) is ``html``;
+6. anything else is ``other``.
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-__all__ = ["GENERIC_TYPES", "PDF_TYPES", "media_type", "page_type", "url_says_pdf"]
+__all__ = ["GENERIC_TYPES", "MARKDOWN_TYPES", "PDF_TYPES", "media_type", "page_type", "url_says_pdf"]
 
 PDF_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acrobat",
                        "applications/vnd.pdf", "text/pdf", "text/x-pdf"})
@@ -27,6 +29,7 @@ GENERIC_TYPES = frozenset({"application/octet-stream", "binary/octet-stream", "a
                            "application/x-download", "application/force-download", "application/download",
                            "application/unknown"})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
+MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
 MAGIC = b"%PDF-"
 _HTML_STARTS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<div", b"<p", b"<!--")
 _SNIFF_STRIP = b"\xef\xbb\xbf \t\r\n\x00"
@@ -49,12 +52,14 @@ def url_says_pdf(url: str) -> bool:
 
 
 def page_type(body: bytes, content_type: str | bytes | None, url: str) -> str:
-    """``html``, ``pdf`` or ``other`` for a response (see the module docstring)."""
+    """``html``, ``pdf``, ``markdown`` or ``other`` for a response (see the module docstring)."""
     ctype = media_type(content_type)
     if ctype in PDF_TYPES:
         return "pdf"
     head = bytes(body[:1024]) if body else b""
     stripped = head.lstrip(_SNIFF_STRIP)
+    if ctype in MARKDOWN_TYPES and not stripped.startswith(MAGIC):
+        return "markdown"
     generic = ctype in GENERIC_TYPES or not ctype
     if stripped.startswith(MAGIC) or (generic and MAGIC in head):
         return "pdf"

@@ -9,6 +9,8 @@ Settings: ``GATECRAWL_PRESENCE_ENABLED``.
 Meta: ``gatecrawl_presence`` (written).
 A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the converter drops it
 as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
+A shell whose first response carries data (``core.embedded.has_embedded_data``) gets
+``embedded_sources`` in its verdict (``gatecrawl/presence/embedded_data``).
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
 ``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``,
 ``gatecrawl/stage_ms/verdict`` (time spent here).
@@ -96,5 +98,9 @@ class PresenceMiddleware:
             self.stats.inc_value(f"gatecrawl/presence/signal/{signal}")
         if presence.needs_render:
             self.stats.inc_value("gatecrawl/presence/needs_render")
+            # Data the first response carries (assess_fetch names it, not parsed): the converter
+            # may read the content from it, and RenderMiddleware leaves the page to it first.
+            if verdict.get("embedded_sources"):
+                self.stats.inc_value("gatecrawl/presence/embedded_data")
             logger.debug("shell page (score %s, signals %s): %s", presence.verdict.score, presence.signals, response.url)
         return response

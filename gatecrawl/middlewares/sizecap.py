@@ -3,7 +3,7 @@
 ``DOWNLOAD_MAXSIZE`` is the transport cap (Scrapy aborts a download past it, also while
 decompressing). On top of it, a response whose (decompressed or rendered) body is larger
 than the cap for its type is refused with ``size_exceeded``: ``GATECRAWL_MAXSIZE_HTML`` for
-HTML (plain and browser-rendered alike, and XML), ``GATECRAWL_MAXSIZE_PDF`` for PDFs,
+HTML (plain and browser-rendered alike, Markdown answers and XML), ``GATECRAWL_MAXSIZE_PDF`` for PDFs,
 ``GATECRAWL_MAXSIZE_OTHER`` for everything else; the type is the content router's
 (:mod:`gatecrawl.core.route`), the same answer the conversion gets.
 
@@ -45,13 +45,13 @@ class SizeCapMiddleware:
     @staticmethod
     def kind(response: Response) -> str:
         """The content router's answer (:func:`gatecrawl.core.route.page_type`); a rendered DOM
-        is HTML, and so is XML for the caps (sitemaps, feeds: markup read as text)."""
+        is HTML, and so are Markdown and XML for the caps (text read like a page)."""
         if "playwright" in (response.flags or []):
             return "html"
         ctype = response.headers.get("Content-Type")
         kind = page_type(response.body, ctype, response.url)
-        if kind == "other" and "xml" in media_type(ctype):
-            return "html"
+        if kind == "markdown" or (kind == "other" and "xml" in media_type(ctype)):
+            return "html"  # text read like HTML (a site's Markdown answer, sitemaps, feeds)
         return kind
 
     def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
