@@ -51,6 +51,10 @@ GATECRAWL_MARKDOWN_FRONT_MATTER = False
 # Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest
 # outcome, drop reason, title and store keys, one JSON line each, sorted by URL.
 GATECRAWL_INDEX_ENABLED = True
+# Changed-only recrawls: send the stored validators (If-None-Match, If-Modified-Since) for pages an
+# earlier run stored (<site>/recrawl.jsonl); a 304 keeps the stored objects. Each run writes its
+# change list to <site>/runs/changes/<run id>.json.
+GATECRAWL_RECRAWL_ENABLED = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.
@@ -164,6 +168,8 @@ DOWNLOADER_MIDDLEWARES = {
     "gatecrawl.middlewares.sizecap.SizeCapMiddleware": 585,
     # After decompression (590) and redirects (600/580), before retries (550).
     "gatecrawl.middlewares.presence.PresenceMiddleware": 570,
+    # Conditional requests from the stored validators; marks 304 answers before the gate (570).
+    "gatecrawl.middlewares.recrawl.RecrawlMiddleware": 575,
     # After the gate (570): escalates shells to the browser; before retries (550).
     "gatecrawl.middlewares.render.RenderMiddleware": 560,
     # Next to the download handler: dresses render requests, closes every page first thing.

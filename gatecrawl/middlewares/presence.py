@@ -50,8 +50,8 @@ class PresenceMiddleware:
         recipe = getattr(self.crawler.spider, "recipe", None)
         if recipe is None or not isinstance(response, HtmlResponse) or "playwright" in (response.flags or []):
             return response
-        if "gatecrawl_presence" in request.meta:
-            return response
+        if "gatecrawl_presence" in request.meta or request.meta.get("gatecrawl_not_modified"):
+            return response  # scored already, or a 304: the stored copy stands
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
             # Not parsed here, on the reactor thread: the converter drops it as too_complex.

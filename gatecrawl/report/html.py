@@ -295,6 +295,17 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
         )
     )
 
+    # -- changes since the earlier runs (changed-only recrawls) -------------------------------
+    ch = s.get("changes") or {}
+    if any(ch.get(k) for k in ("added", "changed", "removed", "unchanged")):
+        rows = "".join(f"<tr><td>{_e(k)}</td><td class='n'>{_num(ch.get(k, 0))}</td></tr>" for k in ("added", "changed", "removed", "unchanged"))
+        sub = (
+            f"Kept pages against what earlier runs stored; {_num(ch.get('not_modified', 0))} answered 304 Not Modified and "
+            f"{_num(ch.get('skipped_lastmod', 0))} were skipped by their sitemap lastmod (stored objects kept, nothing rewritten). "
+            f"The URLs: <code>{_e(ch.get('key'))}</code>."
+        )
+        parts.append(_card("Changes", sub, f"<table><tr><th>change</th><th class='n'>pages</th></tr>{rows}</table>", cid="changes"))
+
     # -- page types -----------------------------------------------------------------------
     groups = []
     for t, v in s["by_page_type"].items():

@@ -30,6 +30,7 @@ from w3lib.url import canonicalize_url
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
 from gatecrawl.items import PageCapture, first_headers
+from gatecrawl.store.recrawl import lastmod_not_after
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -242,6 +243,7 @@ class RecipeSpider(scrapy.Spider):
         except Exception:
             self.crawler.stats.inc_value("gatecrawl/sitemap/invalid")
             return
+        skipped = []
         for entry in sm:
             loc = entry.get("loc")
             if not loc:
@@ -249,7 +251,19 @@ class RecipeSpider(scrapy.Spider):
             if sm.type == "sitemapindex":
                 yield scrapy.Request(loc, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True})
             elif self._allowed_follow(loc) and self._admit(loc):
-                yield self._request(loc, depth=0)
+                prev = self._previous(loc) if self.recipe.sitemap_lastmod else None
+                if prev is not None and lastmod_not_after(entry.get("lastmod"), prev):
+                    # Not modified since the stored copy was fetched: not fetched again.
+                    self.crawler.stats.inc_value("gatecrawl/pages/seen")
+                    self.crawler.stats.inc_value("gatecrawl/recrawl/skipped_lastmod")
+                    yield self._unchanged(loc, loc, prev, "sitemap_lastmod", depth=0)
+                    skipped.append(prev)
+                else:
+                    yield self._request(loc, depth=0)
+        # The skipped pages' stored links, once the whole sitemap is admitted (a link the
+        # sitemap lists is judged by its own lastmod, not fetched because its parent was skipped).
+        for prev in skipped:
+            yield from self._replay_links(prev, 0)
 
     def _allowed_follow(self, url: str) -> bool:
         return self._host_allowed(url) and bool(self._link_extractor.matches(url))
@@ -287,24 +301,66 @@ class RecipeSpider(scrapy.Spider):
             render_attempts=int(meta.get("gatecrawl_render_attempts", 0) or 0),
         )
 
+    # -- changed-only recrawls (gatecrawl.store.recrawl) ---------------------------------
+
+    def _previous(self, url: str) -> dict[str, Any] | None:
+        """The page's line in ``<site>/recrawl.jsonl`` as the run started (None: not stored)."""
+        previous = getattr(self.crawler, "_gatecrawl_previous", None)
+        if previous is None or not len(previous) or not self.crawler.settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
+            return None
+        return previous.get(url)
+
+    def _unchanged(self, url_requested: str, url_final: str, prev: dict[str, Any], why: str, *, depth: int, latency_ms: int | None = None) -> PageCapture:
+        """The capture of a page whose stored copy stands (a 304, or a sitemap lastmod skip)."""
+        return PageCapture(
+            url_requested=url_requested,
+            url_final=prev.get("url") or url_final,
+            http_status=304 if why == "304" else None,
+            reader="http",
+            latency_ms=latency_ms,
+            fetched_at=_utc_now(),
+            depth=depth,
+            not_modified=why,
+            previous=prev,
+        )
+
+    def _replay_links(self, prev: dict[str, Any], depth: int) -> Any:
+        """Request again the links a page held when it was stored (it was not fetched now, and
+        its children must still be checked)."""
+        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth:
+            return
+        for url in prev.get("links") or ():
+            if isinstance(url, str) and self._allowed_follow(url) and self._admit(url):
+                yield self._request(url, depth=depth + 1)
+
     def parse(self, response: Response) -> Any:
         self.crawler.stats.inc_value("gatecrawl/pages/seen")
-        yield self._capture(response)
-        if not isinstance(response, TextResponse):
-            return
         depth = response.meta.get("depth", 0)
+        if response.meta.get("gatecrawl_not_modified"):
+            prev = self._previous(response.url)
+            if prev is not None:
+                capture = self._capture(response)
+                yield self._unchanged(capture.url_requested, response.url, prev, "304", depth=depth, latency_ms=capture.latency_ms)
+                yield from self._replay_links(prev, depth)
+                return
+        capture = self._capture(response)
+        if not isinstance(response, TextResponse):
+            yield capture
+            return
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
+            yield capture
             return  # too_complex: not parsed on the reactor thread for links either
+        links: list[str] = []
+        if self.recipe.follow_enabled and depth < self.recipe.max_depth and response.status < 400 and isinstance(response, HtmlResponse):
+            links = [link.url for link in self._link_extractor.extract_links(response) if self._host_allowed(link.url)]
+            capture.links = links
+        yield capture
         if isinstance(response, HtmlResponse):
             yield from self._viewer_pdf(response, depth)
-        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
-            return
-        if not isinstance(response, HtmlResponse):
-            return
-        for link in self._link_extractor.extract_links(response):
-            if self._host_allowed(link.url) and self._admit(link.url):
-                yield self._request(link.url, depth=depth + 1)
+        for url in links:
+            if self._admit(url):
+                yield self._request(url, depth=depth + 1)
 
     def _viewer_pdf(self, response: HtmlResponse, depth: int) -> Any:
         """A page that shows a PDF in a viewer: fetch the PDF itself, remembering the viewer page."""
