@@ -61,7 +61,8 @@ class RecrawlSite(ThreadingHTTPServer):
         self.validators = validators
         self.shell_section = shell_section
         self.paths = ["/"] + [f"/s/{k}" for k in range(sections)]
-        self.leaves = [f"/p/{j % sections}/{j // sections}" for j in range(max(0, pages - len(self.paths)))]
+        # Pages of the shell section live under their own template (/app/{n}/{n}).
+        self.leaves = [f"/{'app' if j % sections == shell_section else 'p'}/{j % sections}/{j // sections}" for j in range(max(0, pages - len(self.paths)))]
         self.paths += self.leaves
         self.version: dict[str, int] = {p: 0 for p in self.paths}
         self.mtime: dict[str, float] = {p: 1_700_000_000.0 for p in self.paths}
@@ -71,6 +72,10 @@ class RecrawlSite(ThreadingHTTPServer):
         self.not_modified = 0
         self.bytes_sent = 0
         self.hits: dict[str, int] = {}
+        self.plain_hits: dict[str, int] = {}  # requests not made by the browser (no Fetch Metadata headers)
+        self.shells_on = True  # False: the shell section serves static pages (a site change)
+        self.hang: set[str] = set()  # paths answered after hang_s seconds (timeouts)
+        self.hang_s = 3.0
 
     @property
     def base_url(self) -> str:
@@ -88,6 +93,7 @@ class RecrawlSite(ThreadingHTTPServer):
         with self.lock:
             self.requests = self.not_modified = self.bytes_sent = 0
             self.hits = {}
+            self.plain_hits = {}
 
     def edit(self, path: str, when: float | None = None) -> None:
         with self.lock:
@@ -95,14 +101,14 @@ class RecrawlSite(ThreadingHTTPServer):
             self.mtime[path] = when if when is not None else self.mtime[path] + 86400.0 * self.version[path]
 
     def is_shell(self, path: str) -> bool:
-        return self.shell_section is not None and path.startswith(f"/p/{self.shell_section}/")
+        return self.shells_on and self.shell_section is not None and path.startswith(f"/app/{self.shell_section}/")
 
     def children(self, path: str) -> list[str]:
         if path == "/":
             return [f"/s/{k}" for k in range(self.sections)]
         if path.startswith("/s/"):
             k = path.rsplit("/", 1)[1]
-            return [p for p in self.leaves if p.startswith(f"/p/{k}/") and p not in self.removed]
+            return [p for p in self.leaves if p.split("/")[2] == k and p not in self.removed]
         return []
 
     def text(self, path: str) -> tuple[str, list[str]]:
@@ -115,7 +121,7 @@ class RecrawlSite(ThreadingHTTPServer):
 
     def render(self, path: str) -> tuple[int, str, bytes]:
         if path.startswith("/data/"):
-            page = "/p/" + path[len("/data/") :].removesuffix(".json")
+            page = "/app/" + path[len("/data/") :].removesuffix(".json")
             if page not in self.version or page in self.removed:
                 return 404, "application/json", b"{}"
             title, paras = self.text(page)
@@ -136,7 +142,7 @@ class RecrawlSite(ThreadingHTTPServer):
         links = "".join(f'<li><a href="{c}">{html.escape(c)}</a></li>' for c in self.children(path))
         nav = '<nav><a href="/">Home</a></nav>'
         if self.is_shell(path):
-            data = "/data/" + path[len("/p/") :] + ".json"
+            data = "/data/" + path[len("/app/") :] + ".json"
             body = f'<div id="app" data-src="{data}"></div><noscript>Please enable JavaScript.</noscript><script src="/app.js"></script>'
         else:
             body = f"<main><article><h1>{html.escape(title)}</h1>" + "".join(f"<p>{html.escape(p)}</p>" for p in paras) + f"<ul>{links}</ul></article></main>"
@@ -171,8 +177,16 @@ class _Handler(BaseHTTPRequestHandler):
         with site.lock:
             site.requests += 1
             site.hits[path] = site.hits.get(path, 0) + 1
+            # The browser navigates with Scrapy's User-Agent, but only it sends Fetch Metadata.
+            if self.headers.get("Sec-Fetch-Mode") is None:
+                site.plain_hits[path] = site.plain_hits.get(path, 0) + 1
             status, ctype, body = site.render(path)
             mtime = site.mtime.get(path)
+            hang = path in site.hang
+        if hang:  # counted on arrival, answered too late
+            import time
+
+            time.sleep(site.hang_s)
         headers = {"Content-Type": ctype}
         if status == 200 and site.validators and mtime is not None:
             etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
@@ -246,10 +260,50 @@ def objects_written(manifest: dict) -> dict[str, int]:
     return out
 
 
+def routing_part(pages: int = 206, sections: int = 5) -> dict:
+    """Learned render routing: a site (no validators: every page is fetched) whose section 0 is
+    all SPA shells, crawled twice with render policy auto; plain fetches of the shell template in
+    each crawl (the server tells the browser apart by its Fetch Metadata headers)."""
+    site = RecrawlSite(pages=pages, sections=sections, validators=False, shell_section=0).start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="gatecrawl-bench-routing-") as tmp:
+            tmpd = Path(tmp)
+            recipes = tmpd / "recipes"
+            recipes.mkdir()
+            (recipes / "recrawl_bench.toml").write_text(RECIPE.format(base=site.base_url, render="auto"))
+            store = tmpd / "store"
+            shells = [p for p in site.leaves if site.is_shell(p)]
+            out = {}
+            for run in ("first", "second"):
+                site.reset_counters()
+                m = crawl(store, recipes, run)
+                plain = sum(site.plain_hits.get(p, 0) for p in shells)
+                kept = sum(1 for e in m["pages"] if e["outcome"] == "kept" and e["url"] in {site.base_url + p for p in shells})
+                st = m["stats"]
+                out[run] = {
+                    "shell_plain_fetches": plain,
+                    "shells_kept": kept,
+                    "renders": st.get("gatecrawl/render/requested", 0),
+                    "routed": st.get("gatecrawl/routing/routed", 0),
+                    "rechecked": st.get("gatecrawl/routing/rechecked", 0),
+                    "mispredicted": st.get("gatecrawl/routing/mispredicted", 0),
+                    "kept": m["counts"]["kept"],
+                }
+            model = json.loads((store / "recrawl_bench" / "routing.json").read_text("utf-8"))
+    finally:
+        site.stop()
+    first, second = out["first"]["shell_plain_fetches"], out["second"]["shell_plain_fetches"]
+    out["shell_pages"] = len(shells)
+    out["plain_fetches_down"] = round(1 - second / first, 4) if first else 0.0
+    out["templates"] = model["templates"]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pages", type=int, default=200)
     ap.add_argument("--edit-share", type=float, default=0.05)
+    ap.add_argument("--no-routing", action="store_true", help="leave out the render-routing part (needs Chromium)")
     args = ap.parse_args(argv)
     site = RecrawlSite(pages=args.pages).start()
     try:
@@ -299,7 +353,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {'ok  ' if ok else 'FAIL'} {name}")
     if not checks["rewritten_equals_edited"]:
         print("  rewritten but not edited:", sorted(set(rewritten) - set(edited_urls))[:10], "edited not rewritten:", sorted(set(edited_urls) - set(rewritten))[:10])
+    routing = None
+    if not args.no_routing:
+        from gatecrawl.browser.options import find_system_chromium
+
+        if find_system_chromium() is None:
+            print("routing: skipped (no Chromium)")
+        else:
+            routing = routing_part()
+            f, s2 = routing["first"], routing["second"]
+            print(f"routing: {routing['shell_pages']} pages of an all-shell template; plain fetches of them {f['shell_plain_fetches']} -> {s2['shell_plain_fetches']} "
+                  f"(down {routing['plain_fetches_down']:.0%}); second crawl routed {s2['routed']}, re-checked {s2['rechecked']}, mispredicted {s2['mispredicted']}; "
+                  f"shells kept {f['shells_kept']} -> {s2['shells_kept']}")
+            checks["routing_plain_fetches_down_ge_0_90"] = routing["plain_fetches_down"] >= 0.90
+            checks["routing_shells_still_kept"] = s2["shells_kept"] == routing["shell_pages"]
+            for name in ("routing_plain_fetches_down_ge_0_90", "routing_shells_still_kept"):
+                print(f"  {'ok  ' if checks[name] else 'FAIL'} {name}")
     result = {
+        "routing": routing,
         "pages": len(site.paths),
         "edited": len(edited),
         "first": {"requests": f_req, "bytes": f_bytes, "objects_written": sum(f_written.values()), "kept": first["counts"]["kept"]},

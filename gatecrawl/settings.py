@@ -112,6 +112,12 @@ GATECRAWL_COST_CURRENCY = "USD"
 GATECRAWL_PROGRESS_INTERVAL = 60.0
 # Browser escalation: re-fetch shell pages (and force-policy pages) once through Chromium.
 GATECRAWL_RENDER_ENABLED = True
+# Render routing learned per URL template (<site>/routing.json): pages of a template that always
+# needed the browser (GATECRAWL_ROUTING_MIN_OBSERVATIONS kept pages in a row, none plain) go straight
+# to it, without a plain fetch, except GATECRAWL_ROUTING_RECHECK_SHARE of them (by URL hash).
+GATECRAWL_ROUTING_ENABLED = True
+GATECRAWL_ROUTING_RECHECK_SHARE = 0.1
+GATECRAWL_ROUTING_MIN_OBSERVATIONS = 5
 # Browser renders per URL at most (meta gatecrawl_render_attempts counts them; not retry_times).
 GATECRAWL_RENDER_MAX_ATTEMPTS = 1
 # The plain capture travels with its render request (meta gatecrawl_plain_capture) up to this many

@@ -104,7 +104,7 @@ def snapshot(s3: S3Server, bucket: str) -> dict[str, str]:
         assert len(keys) == len(set(keys))
         for key in keys:
             rel = key[len(PREFIX) + 1 :]
-            if "/runs/" in rel or rel.endswith(("/index.jsonl", "/recrawl.jsonl")):
+            if "/runs/" in rel or rel.endswith(("/index.jsonl", "/recrawl.jsonl", "/routing.json")):
                 continue
             obj = client.get_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
             with obj["Body"] as body:
@@ -175,7 +175,7 @@ def test_clean_crawl_uploads_every_page_packet_and_manifest(clean, s3_server, de
     assert listed == set(snap)
     assert all(page["objects"][k] == "put" for page in pages for k in page["keys"])
     assert all(page["fetched_at"] for page in pages)
-    assert run.stat("put") == len(snap) + 4  # + the manifest, the site index, the change list and the recrawl state
+    assert run.stat("put") == len(snap) + 5  # + the manifest, the site index, the change list, the recrawl state and the routing model
     # Markdown bytes match the packet's markdown_sha256 (snapshot() checked S3's SHA-256 checksums).
     client = s3_server.client()
     try:
@@ -198,7 +198,7 @@ def test_second_run_on_unchanged_site_rewrites_nothing(clean, s3_server, demo_se
     rewritten = [k for p in latest["pages"] for k, st in p["objects"].items() if st == "put"]
     assert not rewritten
     assert run.stat("put") == 2, f"only the new run manifest and change list may be written; rewritten: {rewritten}"
-    assert run.stat("unchanged") == len(snap) + 2  # + the site index and the recrawl state
+    assert run.stat("unchanged") == len(snap) + 3  # + the site index, the recrawl state and the routing model
     assert snapshot(s3_server, "clean") == snap
     client = s3_server.client()
     after = {o["Key"]: o["LastModified"] for o in client.list_objects_v2(Bucket="clean", Prefix=f"{PREFIX}/demo/pages/")["Contents"]}

@@ -58,6 +58,7 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core import evidence as ev
+from gatecrawl.core.routing import RoutingModel, observation, routing_key
 from gatecrawl.core.redact import redact_obj, redact_url
 from gatecrawl.items import PageCapture, feed_item
 from gatecrawl.signals import page_stored
@@ -124,6 +125,14 @@ class ExportPipeline:
         self._changes: SpillFile | None = None
         self.change_counts: dict[str, int] = {k: 0 for k in (*CHANGE_KINDS, "dropped")}
         self._merged: dict[str, Any] | None = None
+        # Render routing learned per URL template (gatecrawl.core.routing), as the run started;
+        # this run's observations are added to it.
+        self.routing_enabled = settings.getbool("GATECRAWL_ROUTING_ENABLED") and settings.getbool("GATECRAWL_RENDER_ENABLED")
+        self.routing_options = {
+            "min_observations": settings.getint("GATECRAWL_ROUTING_MIN_OBSERVATIONS", 5),
+            "recheck_share": settings.getfloat("GATECRAWL_ROUTING_RECHECK_SHARE", 0.1),
+        }
+        self.routing: RoutingModel | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -139,6 +148,9 @@ class ExportPipeline:
         self._open_spill()
         self.previous = await run_in_thread(self._load_previous)
         self.crawler._gatecrawl_previous = self.previous  # type: ignore[attr-defined]
+        if self.routing_enabled:
+            self.routing = await run_in_thread(self._load_routing)
+            self.crawler._gatecrawl_routing = self.routing  # type: ignore[attr-defined]
         recovered = await run_in_thread(self.store.resume)
         if recovered:
             logger.info("export: %d objects from an earlier run are being uploaded first", recovered)
@@ -168,6 +180,33 @@ class ExportPipeline:
         if len(state):
             logger.info("recrawl: %d pages stored by earlier runs (%d kept)", len(state), state.kept)
         return state
+
+    def _load_routing(self) -> RoutingModel:
+        """Runs in a thread: the site's routing model (empty when unreadable: every page takes the
+        plain path first, as without routing)."""
+        assert self.store is not None
+        key = routing_key(self.crawler.spider.name)
+        try:
+            data = self.store.get(key)
+        except StoreError as exc:
+            logger.warning("routing: %s not read (%s); every page is fetched plain first", key, exc)
+            data = None
+        return RoutingModel.loads(data, **self.routing_options)
+
+    def _write_routing(self) -> list[tuple[str, str | None]]:
+        """Runs in a thread: this run's observations added to the stored model (read again: in
+        distributed mode another worker may have written it meanwhile)."""
+        assert self.store is not None
+        if self.routing is None:
+            return []
+        key = routing_key(self.crawler.spider.name)
+        try:
+            stored = RoutingModel.loads(self.store.get(key), **self.routing_options)
+        except StoreError as exc:
+            return [(key, str(exc))]
+        stored._run = self.routing._run
+        data = stored.updated().dumps()
+        return self._apply([("put", key, data, "application/json", self._metadata(key, data, {}))])
 
     def _close_spill(self) -> None:
         if self.previous is not None:
@@ -233,6 +272,12 @@ class ExportPipeline:
         identities = {op[1]: op[4]["identity-sha256"] for op in ops if op[0] == "put"}
         prev = self._previous_of(packet.get("url_final"), packet.get("url_requested"))
         headers = packet.get("response_headers") or {}
+        if self.routing is not None and isinstance(packet.get("url_final"), str):
+            seen = observation({**packet, "outcome": item.outcome})
+            if seen == "plain" and self.routing.render_only(packet["url_final"]):
+                # Its template was render-only; this page (a re-check) read fine without the browser.
+                self.stats.inc_value("gatecrawl/routing/mispredicted")
+            self.routing.observe(packet["url_final"], seen)
         change = self._change(prev, item.outcome, identities, packet.get("markdown_sha256"), packet.get("url_final"))
         # When the stored content was fetched: kept while it does not change (the stored
         # objects are not rewritten either), so an unchanged site leaves recrawl.jsonl unchanged.
@@ -468,6 +513,11 @@ class ExportPipeline:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(index_key)
                 logger.error("could not write the site index %s: %s", index_key, error)
+        for k, error in await run_in_thread(self._write_routing):
+            if error is not None:
+                self.stats.inc_value("gatecrawl/export/failed")
+                self.failed_keys.append(k)
+                logger.error("could not write the routing model %s: %s", k, error)
         for k, error in await run_in_thread(self._write_changes, summary):
             if error is not None:
                 self.stats.inc_value("gatecrawl/export/failed")

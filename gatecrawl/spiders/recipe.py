@@ -212,13 +212,39 @@ class RecipeSpider(scrapy.Spider):
         headers = {}
         if credentials and userinfo is not None:
             headers["Authorization"] = "Basic " + base64.b64encode(userinfo.encode("utf-8")).decode("ascii")
-        return scrapy.Request(
+        request = scrapy.Request(
             url,
             callback=self.parse,
             errback=self.errback,
             headers=headers or None,
             meta={"gatecrawl_start_time": time.monotonic(), "depth": depth, **meta},
         )
+        return self._routed(request)
+
+    def _routed(self, request: scrapy.Request) -> scrapy.Request:
+        """Straight to the browser when the URL's template always needed it (learned render
+        routing, :mod:`gatecrawl.core.routing`), except the re-check share; a page with stored
+        validators keeps its conditional plain fetch (a 304 spares the render too)."""
+        model = getattr(self.crawler, "_gatecrawl_routing", None)
+        if model is None or not model.render_only(request.url) or request.meta.get("gatecrawl_viewer_url"):
+            return request
+        if self.recipe.render_policy_for(request.url)[0] != "auto":
+            return request
+        prev = self._previous(request.url)
+        if prev is not None and (prev.get("etag") or prev.get("last_modified")):
+            return request
+        stats = self.crawler.stats
+        if model.recheck(request.url):
+            stats.inc_value("gatecrawl/routing/rechecked")
+            return request
+        from gatecrawl.middlewares.render import render_request
+
+        stats.inc_value("gatecrawl/routing/routed")
+        stats.inc_value("gatecrawl/render/requested")
+        stats.inc_value("gatecrawl/render/requested/routed")
+        routed = render_request(request, request.url, "routed", None)
+        routed.meta["gatecrawl_escalated_from"] = "routing"
+        return routed
 
     async def start(self) -> AsyncIterator[Any]:
         _ = self.run_id  # fix the run id at start
