@@ -55,6 +55,9 @@ GATECRAWL_INDEX_ENABLED = True
 # earlier run stored (<site>/recrawl.jsonl); a 304 keeps the stored objects. Each run writes its
 # change list to <site>/runs/changes/<run id>.json.
 GATECRAWL_RECRAWL_ENABLED = True
+# At the end of a single-process run from the recipe's own start URLs, also ask (conditionally) the
+# pages an earlier run kept that this run did not reach, so a deleted page is listed as removed.
+GATECRAWL_RECRAWL_CHECK_UNREACHED = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.

@@ -115,12 +115,13 @@ def test_recrawl_keeps_what_answered_304_and_lists_every_change(tmp_path):
     changes = _changes(store, "two")
     assert changes["added"] == [base + new]
     assert changes["changed"] == sorted(base + p for p in {edited, hub[gone], hub[new]})
-    # The removed page is no longer linked: not requested, so not checked (its packet stays).
-    assert changes["removed"] == []
-    assert changes["counts"]["not_checked"] == 1
+    # The removed page is no longer linked: asked at the end of the run, it answers 404.
+    assert changes["removed"] == [base + gone]
+    assert changes["counts"]["not_checked"] == 0
+    assert second["stats"]["gatecrawl/recrawl/unreached_checked"] == 1
     unchanged = sorted(base + p for p in site.paths if p not in (edited, gone, new, hub[gone], hub[new]))
     assert changes["unchanged"] == unchanged
-    assert changes["counts"] == {"added": 1, "changed": 3, "removed": 0, "unchanged": len(unchanged), "dropped": 0, "not_checked": 1}
+    assert changes["counts"] == {"added": 1, "changed": 3, "removed": 1, "unchanged": len(unchanged), "dropped": 0, "not_checked": 0}
     assert second["changes"]["unchanged"] == len(unchanged)
     # Every unchanged page was asked once and answered 304; its objects were not touched.
     assert all(hits.get(u[len(base):]) == 1 for u in unchanged), hits
@@ -136,13 +137,16 @@ def test_recrawl_keeps_what_answered_304_and_lists_every_change(tmp_path):
     key = {p: url_key(base + p) for p in (edited, new, hub[gone], hub[new])}
     assert {f"pages/{key[edited]}.md", f"pages/{key[edited]}.json", f"pages/{key[new]}.md", f"pages/{key[new]}.json"} <= set(rewritten)
     assert {f"pages/{key[hub[gone]]}.json", f"pages/{key[hub[new]]}.json"} <= set(rewritten)
-    assert set(rewritten) <= {f"pages/{k}.{ext}" for k in key.values() for ext in ("md", "json")}, rewritten
+    assert set(rewritten) <= {f"pages/{k}.{ext}" for k in key.values() for ext in ("md", "json")} | {f"quarantine/{url_key(base + gone)}.json"}, rewritten
+    assert f"pages/{url_key(base + gone)}.md" not in after  # the deleted page left pages/ for quarantine
+    assert pages[base + gone]["drop_reason"] == "http_error"
     assert (store / SITE / "recrawl.jsonl").stat().st_mtime_ns != state_before
     # The report counts the unchanged pages (their facts carried from the earlier record).
     summary = json.loads((store / SITE / "runs" / "reports" / "two.summary.json").read_text("utf-8"))
-    assert summary["counts"]["pages"] == len(site.paths) - 1, summary["counts"]
+    assert summary["counts"]["pages"] == len(site.paths), summary["counts"]
     assert summary["changes"]["unchanged"] == len(unchanged) and summary["changes"]["not_modified"] == len(unchanged)
-    assert summary["drift"]["alerts"] == [], summary["drift"]["alerts"]
+    # The one real drift: a page went 404 (the unchanged pages did not move any rate).
+    assert [a["metric"] for a in summary["drift"]["alerts"]] == ["drop_rate"], summary["drift"]["alerts"]
 
 
 @pytest.mark.slow

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, AsyncIterator
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import scrapy
+import scrapy.exceptions
+import scrapy.signals
 from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
 from w3lib.url import canonicalize_url
@@ -141,6 +143,9 @@ class RecipeSpider(scrapy.Spider):
         self.recipe = parse_spider_args(type(self).recipe, start_url, max_pages, render)
         self.allowed_domains = list(self.recipe.allowed_domains)
         self._run_id_arg = run_id
+        # A run started from other URLs than the recipe's does not check the recipe's other pages.
+        self._own_start = not start_url
+        self._unreached_checked = False
         self._seen: set[str] = set()
         self._link_extractor = LinkExtractor(
             allow=self.recipe.follow_allow,
@@ -148,6 +153,41 @@ class RecipeSpider(scrapy.Spider):
             deny_extensions=[e for e in IGNORED_EXTENSIONS if e != "pdf"],
             unique=True,
         )
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "RecipeSpider":
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._check_unreached, signal=scrapy.signals.spider_idle)
+        return spider
+
+    def _check_unreached(self) -> None:
+        """Changed-only recrawls: once the crawl has nothing left, the pages an earlier run kept
+        that this run did not reach (no longer linked) are asked too (conditionally), so that a
+        page deleted from the site shows in the change list as ``removed`` rather than staying in
+        the store unchecked. Only for runs from the recipe's own start URLs, single-process."""
+        if self._unreached_checked:
+            return
+        self._unreached_checked = True
+        settings = self.crawler.settings
+        if not self._own_start or settings.get("GATECRAWL_REDIS_URL") or not settings.getbool("GATECRAWL_RECRAWL_CHECK_UNREACHED", True):
+            return
+        previous = getattr(self.crawler, "_gatecrawl_previous", None)
+        if previous is None or not previous.kept or not settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
+            return
+        scheduled = 0
+        for line in previous.lines():
+            url = line.get("url_requested") or line.get("url")
+            if line.get("outcome") != "kept" or not isinstance(url, str) or self.was_admitted(url) or self.was_admitted(line.get("url") or url):
+                continue
+            if not self._allowed_follow(url) or not self._admit(url):
+                continue
+            request = self._request(url, depth=int(line.get("depth") or 0))
+            if isinstance(request, scrapy.Request):
+                self.crawler.engine.crawl(request)
+                scheduled += 1
+        if scheduled:
+            self.crawler.stats.inc_value("gatecrawl/recrawl/unreached_checked", scheduled)
+            raise scrapy.exceptions.DontCloseSpider
 
     @property
     def run_id(self) -> str:
