@@ -38,6 +38,7 @@ def test_only_validated_pages_teach_the_model():
     assert observation({"outcome": "dropped", "reader": "http", "drop_reason": "fetch_failed"}) is None
     assert observation({"outcome": "dropped", "reader": "render", "drop_reason": "readiness_timeout", "escalation_reason": "shell_page"}) is None
     assert observation({"outcome": "kept", "reader": "pdf"}) is None
+    assert observation({"outcome": "kept", "reader": "embedded_data"}) == "plain"  # read from the plain fetch's body
 
 
 def test_model_update_render_only_and_recheck_share():

@@ -85,12 +85,14 @@ def observation(packet: Mapping[str, Any]) -> str | None:
     reason = packet.get("escalation_reason")
     if reader == "render":
         return "browser" if reason in SHELL_REASONS else None
-    if reader == "http":
-        choice = packet.get("capture_choice") or {}
-        if packet.get("escalated_from") and choice.get("kept") != "plain":
-            return None
-        return "plain"
-    return None  # PDFs and other readers never go to the browser
+    if reader in ("pdf", None):
+        return None  # PDFs never go to the browser
+    # Kept from the plain fetch (reader http, or a reader of its body such as embedded data):
+    # the browser was not needed, unless the capture kept is not the plain one.
+    choice = packet.get("capture_choice") or {}
+    if packet.get("escalated_from") and choice.get("kept") != "plain":
+        return None
+    return "plain"
 
 
 class RoutingModel:
