@@ -13,7 +13,14 @@ Keys (deterministic, from the canonical final URL; an ``s3://bucket/prefix`` sto
   crawl in distributed mode, else null);
 - per distributed crawl: ``<site>/crawls/<crawl id>.json``, the crawl's run manifests merged
   (:mod:`gatecrawl.report.crawl`). Every worker rewrites it after its own run manifest, so the
-  last worker to finish leaves the complete one.
+  last worker to finish leaves the complete one;
+- changed-only recrawls (:mod:`gatecrawl.store.recrawl`): ``<site>/recrawl.jsonl`` (loaded at
+  start for the conditional requests, rewritten at the end from the run's pages, or in distributed
+  mode from the merged crawl) and the run's change list ``<site>/runs/changes/<run id>.json``; a
+  page whose stored copy stands (``PageCapture.not_modified``: a 304, a sitemap lastmod skip) gets
+  a manifest entry and no write;
+- learned render routing (:mod:`gatecrawl.core.routing`): ``<site>/routing.json``, loaded at start,
+  this run's observations (kept pages) added at the end.
 
 Idempotency: an object is rewritten only when its *identity* changed
 (:mod:`gatecrawl.store.identity`): the bytes for Markdown, the packet without its per-run fields
