@@ -45,7 +45,7 @@ GATECRAWL_RUN_ID = _env("GATECRAWL_RUN_ID", None)
 # Feeds (-O pages.jsonl, FEEDS) get one JSON record per kept page; also the dropped pages
 # (outcome, drop_reason, drop_detail, quarantine key) when True.
 GATECRAWL_FEED_DROPPED = False
-# Start each kept page's .md file with YAML front matter (url, title, recipe, packet key,
+# Start each kept page's .md file with YAML front matter (url, title, fetched_at, recipe, packet key,
 # markdown_sha256 of the body that follows).
 GATECRAWL_MARKDOWN_FRONT_MATTER = False
 # Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest
@@ -58,6 +58,8 @@ GATECRAWL_RECRAWL_ENABLED = True
 # At the end of a single-process run from the recipe's own start URLs, also ask (conditionally) the
 # pages an earlier run kept that this run did not reach, so a deleted page is listed as removed.
 GATECRAWL_RECRAWL_CHECK_UNREACHED = True
+# A complete run removes quarantine packets of URLs it no longer reached (see the README).
+GATECRAWL_QUARANTINE_PRUNE = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.

@@ -16,7 +16,7 @@ import pytest
 
 from bench.recrawl import RECIPE, RecrawlSite, crawl
 from gatecrawl.core.evidence import url_key
-from gatecrawl.store.recrawl import PreviousState, change_of, conditional_headers, lastmod_not_after, parse_lastmod
+from gatecrawl.store.recrawl import PreviousState, change_of, conditional_headers, lastmod_not_after, parse_lastmod, state_lines
 
 SITE = "recrawl_bench"
 
@@ -238,3 +238,15 @@ def test_a_rendered_page_answering_304_is_kept_without_a_render(tmp_path):
     for p in shells:
         entry = next(e for e in second["pages"] if e["url"] == site.base_url + p)
         assert (entry["not_modified"], entry["outcome"], entry["change"]) == ("304", "kept", "unchanged")
+
+
+def test_a_complete_run_forgets_the_dropped_urls_it_no_longer_reached(tmp_path):
+    """As the site index does when quarantine packets are pruned: recrawl.jsonl keeps kept pages
+    not reached, and forgets dropped ones only after a complete run."""
+    state = PreviousState(tmp_path / "p.sqlite")
+    state.add_lines(json.dumps({"url": u, "outcome": o}) for u, o in (("http://a/kept", "kept"), ("http://a/gone", "dropped"), ("http://a/seen", "dropped")))
+    pages = [{"url": "http://a/seen", "outcome": "kept"}]
+    urls = lambda lines: [json.loads(line)["url"] for line in lines]  # noqa: E731
+    assert urls(state_lines(state, pages)) == ["http://a/gone", "http://a/kept", "http://a/seen"]
+    assert urls(state_lines(state, pages, forget_unreached_dropped=True)) == ["http://a/kept", "http://a/seen"]
+    state.close()

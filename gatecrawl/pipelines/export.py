@@ -61,6 +61,7 @@ import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from scrapy import signals
 from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
@@ -140,6 +141,39 @@ class ExportPipeline:
             "recheck_share": settings.getfloat("GATECRAWL_ROUTING_RECHECK_SHARE", 0.1),
         }
         self.routing: RoutingModel | None = None
+        self.prune = settings.getbool("GATECRAWL_QUARANTINE_PRUNE")
+        # Set when the spider went idle (frontier empty, nothing in flight), cleared by every
+        # request scheduled after: at close, True means the crawl ran out of URLs by itself.
+        self._drained = False
+        crawler.signals.connect(self._on_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self._on_scheduled, signal=signals.request_scheduled)
+
+    def _on_idle(self) -> None:
+        self._drained = True
+
+    def _on_scheduled(self, request: Any) -> None:
+        self._drained = False
+
+    def _why_not_complete(self, summary: dict[str, Any]) -> str | None:
+        """None when this run saw the whole site as its recipe defines it, so a URL stored before
+        and not reached now has left the crawl; otherwise why that cannot be told."""
+        stats = self.stats
+        spider = self.crawler.spider
+        if not self.prune:
+            return "GATECRAWL_QUARANTINE_PRUNE is off"
+        if self.crawl_id:
+            return "distributed crawl"
+        if self.crawler.settings.get("JOBDIR"):
+            return "JOBDIR (a resumed run sees part of the site)"
+        if not getattr(spider, "covers_recipe", False):
+            return "start URLs given on the command line"
+        if stats.get_value("gatecrawl/follow/max_pages_reached"):
+            return "max_pages reached"
+        if not self._drained:
+            return "the crawl was stopped before its frontier was empty"
+        if summary["counts"]["kept"] == 0 or self.failed_keys:
+            return "nothing kept or an export failed"
+        return None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -515,7 +549,10 @@ class ExportPipeline:
                 self.failed_keys.append(k)
                 logger.error("could not write the run manifest %s: %s", k, error)
         if self.write_index and not self.crawl_id:
-            index_key, error = await run_in_thread(self._write_index, data)
+            why_not = self._why_not_complete(summary)
+            if why_not and self.prune:
+                logger.info("export: quarantine not pruned: %s", why_not)
+            index_key, error = await run_in_thread(self._write_index, data, why_not is None)
             if error is not None:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(index_key)
@@ -531,7 +568,10 @@ class ExportPipeline:
                 self.failed_keys.append(k)
                 logger.error("could not write the change list %s: %s", k, error)
         if not self.crawl_id:
-            for k, error in await run_in_thread(self._write_recrawl_state, data):
+            # A complete run forgets the dropped URLs it no longer reached (their quarantine
+            # packets are pruned with their index lines, above).
+            complete = self.write_index and self._why_not_complete(summary) is None
+            for k, error in await run_in_thread(self._write_recrawl_state, data, complete):
                 if error is not None:
                     self.stats.inc_value("gatecrawl/export/failed")
                     self.failed_keys.append(k)
@@ -596,9 +636,10 @@ class ExportPipeline:
         data = (json.dumps(doc, sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         return self._apply([("put", key, data, "application/json", self._metadata(key, data, {}))])
 
-    def _write_recrawl_state(self, manifest: bytes | None) -> list[tuple[str, str | None]]:
+    def _write_recrawl_state(self, manifest: bytes | None, complete: bool = False) -> list[tuple[str, str | None]]:
         """Runs in a thread: ``<site>/recrawl.jsonl`` from the state the run started with and this
-        run's pages (``manifest``), or in distributed mode the crawl's merged pages."""
+        run's pages (``manifest``), or in distributed mode the crawl's merged pages. A ``complete``
+        run leaves out the dropped URLs it did not reach (as the site index does)."""
         assert self.store is not None
         if manifest is not None:
             doc = json.loads(manifest)
@@ -610,14 +651,16 @@ class ExportPipeline:
         pages = doc.get("pages") or []
         if isinstance(pages, dict):  # a merged manifest: one entry per store key
             pages = sorted(pages.values(), key=lambda p: str(p.get("url") or ""))
-        data = b"".join(state_lines(self.previous, pages))
+        data = b"".join(state_lines(self.previous, pages, forget_unreached_dropped=complete))
         return self._apply([("put", key, data, "application/x-ndjson", self._metadata(key, data, {}))])
 
-    def _write_index(self, manifest: bytes) -> tuple[str, str | None]:
+    def _write_index(self, manifest: bytes, complete: bool = False) -> tuple[str, str | None]:
         """Runs in a thread: ``<site>/index.jsonl``, one line per URL the site's runs stored (its
         latest state: outcome, drop reason, title, Markdown and packet keys), sorted by URL; this
         run's pages replace their earlier lines. No per-run fields: an unchanged site leaves it
-        unchanged. Returns (key, error or None)."""
+        unchanged. A ``complete`` run (see :meth:`_why_not_complete`) also removes the quarantine
+        packets of dropped URLs it did not reach, and their lines: they left the crawl (kept pages
+        stay). Returns (key, error or None)."""
         assert self.store is not None
         doc = json.loads(manifest)
         key = index_key(doc["site"])
@@ -636,6 +679,16 @@ class ExportPipeline:
                     continue
                 if isinstance(e, dict) and isinstance(e.get("url"), str):
                     entries[e["url"]] = e
+            reached = {p["url"] for p in doc["pages"]}
+            written = {k for p in doc["pages"] for k in p.get("keys") or []}
+            if complete:
+                for url in [u for u, e in entries.items() if u not in reached and e.get("outcome") != "kept"]:
+                    packet = entries[url].get("packet")
+                    if isinstance(packet, str) and "/quarantine/" in packet and packet not in written:
+                        self.store.delete(packet)
+                        self.stats.inc_value("gatecrawl/export/quarantine_pruned")
+                        logger.info("export: %s left the crawl; quarantine packet %s removed", url, packet)
+                    del entries[url]
             for p in doc["pages"]:
                 keys = p.get("keys") or []
                 entries[p["url"]] = {
@@ -674,15 +727,17 @@ class ExportPipeline:
 
 
 def front_matter(packet: dict[str, Any], packet_key: str) -> str:
-    """YAML front matter for a kept page's ``.md`` file: url, title, recipe, packet key and the
-    body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any character safe).
-    No per-run fields (``fetched_at`` is in the packet and the run manifest), so the file of an
-    unchanged page keeps its bytes."""
+    """YAML front matter for a kept page's ``.md`` file: url, title, fetched_at, recipe, packet key
+    and the body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any
+    character safe). ``fetched_at`` is the only per-run field and is not part of the file's
+    identity (:mod:`gatecrawl.store.identity`): the file of an unchanged page is not rewritten,
+    so it keeps the time of the fetch that produced its content."""
     fields = packet.get("fields") or {}
     recipe = packet.get("recipe") or {}
     rows = [
         ("url", packet.get("url_final")),
         ("title", fields.get("title")),
+        ("fetched_at", packet.get("fetched_at")),
         ("recipe", recipe.get("name")),
         ("packet", packet_key),
         ("markdown_sha256", packet.get("markdown_sha256")),

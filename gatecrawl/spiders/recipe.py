@@ -141,10 +141,11 @@ class RecipeSpider(scrapy.Spider):
     def __init__(self, *args: Any, start_url: Any = None, max_pages: Any = None, render: Any = None, run_id: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.recipe = parse_spider_args(type(self).recipe, start_url, max_pages, render)
+        # True when the crawl starts where the recipe says (no ``-a start_url``): only such a run
+        # can tell that a URL left the site's crawl (quarantine pruning, see ExportPipeline).
+        self.covers_recipe = self.recipe.start_urls == type(self).recipe.start_urls and self.recipe.sitemaps == type(self).recipe.sitemaps
         self.allowed_domains = list(self.recipe.allowed_domains)
         self._run_id_arg = run_id
-        # A run started from other URLs than the recipe's does not check the recipe's other pages.
-        self._own_start = not start_url
         self._unreached_checked = False
         self._seen: set[str] = set()
         self._link_extractor = LinkExtractor(
@@ -169,7 +170,7 @@ class RecipeSpider(scrapy.Spider):
             return
         self._unreached_checked = True
         settings = self.crawler.settings
-        if not self._own_start or settings.get("GATECRAWL_REDIS_URL") or not settings.getbool("GATECRAWL_RECRAWL_CHECK_UNREACHED", True):
+        if not self.covers_recipe or settings.get("GATECRAWL_REDIS_URL") or not settings.getbool("GATECRAWL_RECRAWL_CHECK_UNREACHED", True):
             return
         previous = getattr(self.crawler, "_gatecrawl_previous", None)
         if previous is None or not previous.kept or not settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):

@@ -160,9 +160,10 @@ def state_line(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {k: entry.get(k) for k in _STATE_FIELDS}
 
 
-def state_lines(previous: "PreviousState | None", pages: Iterable[Mapping[str, Any]]) -> Iterator[bytes]:
+def state_lines(previous: "PreviousState | None", pages: Iterable[Mapping[str, Any]], *, forget_unreached_dropped: bool = False) -> Iterator[bytes]:
     """The new ``recrawl.jsonl``: the previous lines, this run's pages replacing theirs, sorted by
-    URL (the pages must come sorted by URL, as a run manifest's are)."""
+    URL. ``forget_unreached_dropped``: previous lines of dropped URLs this run did not reach are
+    left out (a complete run prunes their quarantine packets)."""
     new: dict[str, dict[str, Any]] = {}
     for p in pages:
         if isinstance(p, Mapping) and isinstance(p.get("url"), str):
@@ -170,6 +171,8 @@ def state_lines(previous: "PreviousState | None", pages: Iterable[Mapping[str, A
     old = previous.lines() if previous is not None else iter(())
     merged: dict[str, dict[str, Any]] = {}
     for line in old:
+        if forget_unreached_dropped and line["url"] not in new and line.get("outcome") != "kept":
+            continue
         merged[line["url"]] = line
     merged.update(new)
     for url in sorted(merged):
