@@ -54,6 +54,13 @@ GATECRAWL_MARKDOWN_FRONT_MATTER = False
 # Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest
 # outcome, drop reason, title and store keys, one JSON line each, sorted by URL.
 GATECRAWL_INDEX_ENABLED = True
+# Changed-only recrawls: send the stored validators (If-None-Match, If-Modified-Since) for pages an
+# earlier run stored (<site>/recrawl.jsonl); a 304 keeps the stored objects. Each run writes its
+# change list to <site>/runs/changes/<run id>.json.
+GATECRAWL_RECRAWL_ENABLED = True
+# At the end of a single-process run from the recipe's own start URLs, also ask (conditionally) the
+# pages an earlier run kept that this run did not reach, so a deleted page is listed as removed.
+GATECRAWL_RECRAWL_CHECK_UNREACHED = True
 # A complete run removes quarantine packets of URLs it no longer reached (see the README).
 GATECRAWL_QUARANTINE_PRUNE = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
@@ -115,6 +122,12 @@ GATECRAWL_COST_CURRENCY = "USD"
 GATECRAWL_PROGRESS_INTERVAL = 60.0
 # Browser escalation: re-fetch shell pages (and force-policy pages) once through Chromium.
 GATECRAWL_RENDER_ENABLED = True
+# Render routing learned per URL template (<site>/routing.json): pages of a template that always
+# needed the browser (GATECRAWL_ROUTING_MIN_OBSERVATIONS kept pages in a row, none plain) go straight
+# to it, without a plain fetch, except GATECRAWL_ROUTING_RECHECK_SHARE of them (by URL hash).
+GATECRAWL_ROUTING_ENABLED = True
+GATECRAWL_ROUTING_RECHECK_SHARE = 0.1
+GATECRAWL_ROUTING_MIN_OBSERVATIONS = 5
 # Browser renders per URL at most (meta gatecrawl_render_attempts counts them; not retry_times).
 GATECRAWL_RENDER_MAX_ATTEMPTS = 1
 # The plain capture travels with its render request (meta gatecrawl_plain_capture) up to this many
@@ -171,6 +184,8 @@ DOWNLOADER_MIDDLEWARES = {
     "gatecrawl.middlewares.sizecap.SizeCapMiddleware": 585,
     # After decompression (590) and redirects (600/580), before retries (550).
     "gatecrawl.middlewares.presence.PresenceMiddleware": 570,
+    # Conditional requests from the stored validators; marks 304 answers before the gate (570).
+    "gatecrawl.middlewares.recrawl.RecrawlMiddleware": 575,
     # After the gate (570): escalates shells to the browser; before retries (550).
     "gatecrawl.middlewares.render.RenderMiddleware": 560,
     # Next to the download handler: dresses render requests, closes every page first thing.

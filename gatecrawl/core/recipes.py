@@ -73,6 +73,7 @@ class Recipe:
     follow_deny: tuple[str, ...] = ()
     max_depth: int = 5
     max_pages: int = 1000
+    sitemap_lastmod: bool = False
     # [content]
     main_selectors: tuple[str, ...] = ()
     exclude_selectors: tuple[str, ...] = ()
@@ -387,6 +388,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "follow.deny": (_list(_regex), "follow_deny", "Regexes; matching URLs are never followed."),
     "follow.max_depth": (_int(0, 100), "max_depth", "Maximum link depth from a start URL (0: start URLs only)."),
     "follow.max_pages": (_int(1, 10_000_000), "max_pages", "Maximum number of pages requested in one run."),
+    "follow.sitemap_lastmod": (_bool, "sitemap_lastmod", "Changed-only recrawls: a sitemap URL whose lastmod is not after the stored copy's last check is not fetched (its stored objects stand, recorded as unchanged)."),
     "content.main_selectors": (_list(_css), "main_selectors", "CSS selectors for the main content, in priority order."),
     "content.exclude_selectors": (_list(_css), "exclude_selectors", "CSS selectors removed from the main content."),
     "content.keep_comments": (_bool, "keep_comments", "Keep comment sections in the main content."),

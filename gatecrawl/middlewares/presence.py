@@ -74,8 +74,8 @@ class PresenceMiddleware:
         recipe = getattr(self.crawler.spider, "recipe", None)
         if recipe is None or not isinstance(response, HtmlResponse) or "playwright" in (response.flags or []):
             return response
-        if "gatecrawl_presence" in request.meta:
-            return response
+        if "gatecrawl_presence" in request.meta or request.meta.get("gatecrawl_not_modified"):
+            return response  # scored already, or a 304: the stored copy stands
         t0 = time.perf_counter()
         try:
             return self._assess(request, response, recipe)

@@ -65,6 +65,7 @@ from gatecrawl.browser.options import BrowserOptions
 from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderTimeout
 from gatecrawl.core.convert import page_type
 from gatecrawl.items import first_headers
+from gatecrawl.middlewares.recrawl import strip_conditional
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -120,7 +121,7 @@ def plain_capture(url: str, status: int, headers: dict, body: bytes, max_bytes: 
 def render_request(request: Request, url: str, reason: str, plain: dict | None = None) -> Request:
     """The browser request for ``request``: one more attempt, playwright meta, not filtered.
     ``plain`` (from :func:`plain_capture`) rides along as ``gatecrawl_plain_capture``."""
-    meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright")}
+    meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright") and k != "gatecrawl_conditional"}
     meta["gatecrawl_plain_capture"] = plain
     meta["gatecrawl_url_requested"] = request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0]
     meta["gatecrawl_render_attempts"] = int(request.meta.get("gatecrawl_render_attempts", 0)) + 1
@@ -131,7 +132,10 @@ def render_request(request: Request, url: str, reason: str, plain: dict | None =
     # Never answered from (nor stored in) Scrapy's HTTP cache: the cache keys ignore meta, so it
     # would answer the render with the cached plain shell (HTTPCACHE_ENABLED looped on shells).
     meta["dont_cache"] = True
-    return request.replace(url=url, meta=meta, dont_filter=True)
+    # The browser must get the page, never a 304 to the plain fetch's conditional headers.
+    headers = request.headers.copy()
+    strip_conditional(headers)
+    return request.replace(url=url, meta=meta, headers=headers, dont_filter=True)
 
 
 def _stats_requested(stats: Any, reason: str) -> None:
@@ -153,7 +157,7 @@ class RenderMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Request | Response:
-        if request.meta.get("playwright") or "playwright" in (response.flags or []):
+        if request.meta.get("playwright") or "playwright" in (response.flags or []) or request.meta.get("gatecrawl_not_modified"):
             return response
         if not isinstance(response, HtmlResponse):
             return response

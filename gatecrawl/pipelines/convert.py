@@ -238,6 +238,12 @@ class ConvertPipeline:
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageCapture):
             return item
+        if item.not_modified and item.previous is not None:
+            # The stored copy stands (a 304, or a sitemap lastmod skip): nothing to convert; the
+            # outcome stays what was stored, and the export pipeline rewrites nothing.
+            item.outcome = item.previous.get("outcome")
+            item.drop_reason = item.previous.get("drop_reason")
+            return item
         self.stats.inc_value("gatecrawl/items/processed")
         probe = await self._probe(item)
         if page_type(item.body, item.content_type, item.url_final) == "pdf":

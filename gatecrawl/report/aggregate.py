@@ -609,5 +609,19 @@ def build_summary(
         },
         "history": history,
         "quarantine": quarantine,
+        "changes": changes_section(site, run_id, record),
+        "routing": {k: int((record.get("stats") or {}).get(f"gatecrawl/routing/{k}", 0) or 0) for k in ("routed", "rechecked", "mispredicted")},
     }
     return summary, record
+
+
+def changes_section(site: str, run_id: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """The run's change list counts (changed-only recrawls, :mod:`gatecrawl.store.recrawl`), from
+    its ``gatecrawl/recrawl/*`` stats, and the key of the full list."""
+    from gatecrawl.store.recrawl import changes_key
+
+    st = record.get("stats") or {}
+    counts = {k: int(st.get(f"gatecrawl/recrawl/{k}", 0) or 0) for k in ("added", "changed", "removed", "unchanged", "dropped")}
+    counts["not_modified"] = int(st.get("gatecrawl/recrawl/not_modified", 0) or 0)
+    counts["skipped_lastmod"] = int(st.get("gatecrawl/recrawl/skipped_lastmod", 0) or 0)
+    return {**counts, "key": changes_key(site, run_id)}
