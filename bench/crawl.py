@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import multiprocessing
 import os
 import re
 import resource
@@ -36,6 +37,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTICLES_DIR = Path("/work/shared/bench/article-extraction/html")
@@ -147,6 +149,12 @@ class SiteServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.site = site
         self.base_url = f"http://127.0.0.1:{self.server_address[1]}"
+
+
+def _serve(pages: int, conn: Any) -> None:
+    server = SiteServer(Site(pages))
+    conn.send(server.server_address[1])
+    server.serve_forever()
 
 
 PLAIN_SPIDER = '''
@@ -332,21 +340,27 @@ def run(pages: int, workdir: Path, extra: list[str] | None = None, rounds: int =
     """``rounds`` times gatecrawl then the plain spider, back to back on one site (a fresh store
     each time); the ratio is the median of the rounds' ratios (the machine's load moves)."""
     site = Site(pages)
-    server = SiteServer(site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # The site is served from its own process: the sampling of the crawl's process tree here
+    # (longer for a tree with a browser) must not slow the server down.
+    ctx = multiprocessing.get_context("spawn")
+    parent_end, child_end = ctx.Pipe()
+    server_proc = ctx.Process(target=_serve, args=(pages, child_end), daemon=True)
+    server_proc.start()
+    port = parent_end.recv()
+    base_url = f"http://127.0.0.1:{port}"
     results = []
     try:
         for n in range(rounds):
             wd = workdir / f"round{n + 1}" if rounds > 1 else workdir
             (wd / "gc").mkdir(parents=True, exist_ok=True)
             (wd / "plain").mkdir(parents=True, exist_ok=True)
-            gc = run_gatecrawl(server.base_url, server.server_address[1], wd / "gc", extra)
-            plain = run_plain(server.base_url, wd / "plain")
+            gc = run_gatecrawl(base_url, port, wd / "gc", extra)
+            plain = run_plain(base_url, wd / "plain")
             ratio = round(gc["responses_per_s"] / plain["responses_per_s"], 3) if plain["responses_per_s"] else 0.0
             results.append((ratio, gc, plain))
     finally:
-        server.shutdown()
-        server.server_close()
+        server_proc.terminate()
+        server_proc.join(10)
     ratios = [r for r, _, _ in results]
     median = sorted(results, key=lambda t: t[0])[(len(results) - 1) // 2]
     return {
