@@ -14,7 +14,7 @@ obeyed, depth limit 3. For each it prints responses/s (responses received over S
 ``elapsed_time_seconds``), CPU seconds per kept page (the crawl process and every process it
 started: ``getrusage(RUSAGE_CHILDREN)``, or the CPU times of its process tree sampled every 0.2 s
 when larger), and the peak RSS of the crawl's process tree
-(sampled every 0.2 s); for gatecrawl also the per-stage times from its ``gatecrawl/stage_ms/*``
+(sampled every 0.2 s; its PSS every second); for gatecrawl also the per-stage times from its ``gatecrawl/stage_ms/*``
 stats (fetch is summed download latency, overlapping; the others are time spent in the stage).
 gatecrawl runs with its defaults otherwise (render policy ``auto``: junk pages that look like
 shells are rendered in the browser); ``-s NAME=VALUE`` passes settings to its crawl.
@@ -202,6 +202,22 @@ def _tree(pid: int) -> list:
 _NAMES: dict[int, str] = {}
 
 
+def _pss_tree_mb(pid: int) -> float:
+    """Proportional set size of the process tree (shared pages split between their users: the
+    browser's processes share much of their memory, which a sum of RSS counts many times)."""
+    total = 0
+    for q in _tree(pid):
+        try:
+            with open(f"/proc/{q.pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, ValueError):
+            pass
+    return total / 1024
+
+
 def _sample(pid: int, cpu: dict[int, float], by_name: dict[str, float]) -> float:
     """RSS of the process tree in MB; records each process's CPU seconds in ``cpu`` and the RSS
     per process name in ``by_name``."""
@@ -233,10 +249,15 @@ def _run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
         sampled: dict[int, float] = {}
         names: dict[str, float] = {}
         peak_names: dict[str, float] = {}
+        peak_pss = 0.0
+        n = 0
         while proc.poll() is None:
             rss = _sample(proc.pid, sampled, names)
             if rss > peak:
                 peak, peak_names = rss, dict(names)
+            if n % 5 == 0:
+                peak_pss = max(peak_pss, _pss_tree_mb(proc.pid))
+            n += 1
             time.sleep(0.2)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -249,7 +270,7 @@ def _run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
         label = "crawl" if p == proc.pid else _NAMES.get(p, "?")
         by_name[label] = by_name.get(label, 0.0) + c
     cpu_by = {k: round(v, 1) for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
-    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak, "rss_peak_by_process": top, "cpu_s_by_process": cpu_by}
+    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak, "pss_peak_mb": peak_pss, "rss_peak_by_process": top, "cpu_s_by_process": cpu_by}
 
 
 def _log_stats(log: Path) -> dict:
@@ -277,6 +298,7 @@ def _summary(run: dict, stats: dict, kept: int) -> dict:
         "cpu_s": round(run["cpu_s"], 2),
         "cpu_s_per_kept": round(run["cpu_s"] / kept, 4) if kept else None,
         "rss_peak_mb": round(run["rss_peak_mb"], 1),
+        "pss_peak_mb": round(run["pss_peak_mb"], 1),
         "rss_peak_by_process": run["rss_peak_by_process"],
         "cpu_s_by_process": run["cpu_s_by_process"],
     }
@@ -390,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         r = result[name]
         print(
             f"{name:>10}: {r['responses_per_s']:>7} responses/s ({r['responses']} in {r['elapsed_s']} s, wall {r['wall_s']} s), "
-            f"kept {r['kept']}, CPU {r['cpu_s']} s = {r['cpu_s_per_kept']} s/kept page, peak RSS {r['rss_peak_mb']} MB, exit {r['exit_code']}"
+            f"kept {r['kept']}, CPU {r['cpu_s']} s = {r['cpu_s_per_kept']} s/kept page, peak RSS {r['rss_peak_mb']} MB (PSS {r['pss_peak_mb']} MB), exit {r['exit_code']}"
         )
     print(f"{'peak RSS':>10}: " + ", ".join(f"{k} {v} MB" for k, v in result["gatecrawl"]["rss_peak_by_process"].items()))
     print(f"{'CPU s':>10}: " + ", ".join(f"{k} {v}" for k, v in result["gatecrawl"]["cpu_s_by_process"].items()))
