@@ -9,6 +9,8 @@ Settings: ``GATECRAWL_PRESENCE_ENABLED``.
 Meta: ``gatecrawl_presence`` (written).
 A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the converter drops it
 as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
+A shell whose first response carries data (``core.embedded.has_embedded_data``) gets
+``embedded_sources`` in its verdict (``gatecrawl/presence/embedded_data``).
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
 ``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``,
 ``gatecrawl/stage_ms/verdict`` (time spent here).
@@ -25,10 +27,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
-from gatecrawl.core.gate import GateThresholds
 from gatecrawl.core.htmlparse import parse_html
-from gatecrawl.core.presence import assess_presence
-from gatecrawl.core.validate import detect_bot_challenge
+from gatecrawl.core.presence import assess_fetch
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -74,8 +74,8 @@ class PresenceMiddleware:
         recipe = getattr(self.crawler.spider, "recipe", None)
         if recipe is None or not isinstance(response, HtmlResponse) or "playwright" in (response.flags or []):
             return response
-        if "gatecrawl_presence" in request.meta:
-            return response
+        if "gatecrawl_presence" in request.meta or request.meta.get("gatecrawl_not_modified"):
+            return response  # scored already, or a 304: the stored copy stands
         t0 = time.perf_counter()
         try:
             return self._assess(request, response, recipe)
@@ -89,13 +89,8 @@ class PresenceMiddleware:
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response
         doc = response_doc(response)
-        presence = assess_presence(doc, GateThresholds.from_recipe(recipe))
-        verdict = presence.to_dict()
-        policy, origin = recipe.render_policy_for(response.url)
-        challenge = detect_bot_challenge(response.text[:200_000], response.status, presence.body_chars)
-        verdict["bot_challenge"] = challenge
-        verdict["render_policy"] = policy
-        verdict["render_policy_origin"] = origin
+        presence, verdict = assess_fetch(doc, recipe, response.url, status=response.status, body=response.body)
+        policy = verdict["render_policy"]
         request.meta["gatecrawl_presence"] = verdict
         self.stats.inc_value("gatecrawl/presence/checked")
         self.stats.inc_value(f"gatecrawl/presence/policy/{policy}")
@@ -103,5 +98,9 @@ class PresenceMiddleware:
             self.stats.inc_value(f"gatecrawl/presence/signal/{signal}")
         if presence.needs_render:
             self.stats.inc_value("gatecrawl/presence/needs_render")
+            # Data the first response carries (assess_fetch names it, not parsed): the converter
+            # may read the content from it, and RenderMiddleware leaves the page to it first.
+            if verdict.get("embedded_sources"):
+                self.stats.inc_value("gatecrawl/presence/embedded_data")
             logger.debug("shell page (score %s, signals %s): %s", presence.verdict.score, presence.signals, response.url)
         return response

@@ -18,7 +18,8 @@ Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool),
 ``GATECRAWL_CONVERT_POOL``, ``GATECRAWL_CONVERT_WORKERS``, ``GATECRAWL_MAX_DOM_NODES``.
 Stats: ``gatecrawl/items/processed``, ``gatecrawl/items/escalated`` (a shell re-requested
 through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
-``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/capture/<reason>``
+``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/embedded/{tried,kept}``,
+``gatecrawl/embedded/rejected/<why>`` (a shell's embedded data not used: why, or the drop reason), ``gatecrawl/capture/<reason>``
 (the choice between an escalated page's plain and rendered captures), ``gatecrawl/stage_ms/convert``
 (conversion time, summed over the pages), ``gatecrawl/convert/pool_restarted`` (a worker process died).
 """
@@ -237,6 +238,12 @@ class ConvertPipeline:
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageCapture):
             return item
+        if item.not_modified and item.previous is not None:
+            # The stored copy stands (a 304, or a sitemap lastmod skip): nothing to convert; the
+            # outcome stays what was stored, and the export pipeline rewrites nothing.
+            item.outcome = item.previous.get("outcome")
+            item.drop_reason = item.previous.get("drop_reason")
+            return item
         self.stats.inc_value("gatecrawl/items/processed")
         probe = await self._probe(item)
         if page_type(item.body, item.content_type, item.url_final) == "pdf":
@@ -259,7 +266,17 @@ class ConvertPipeline:
             self.stats.inc_value(f"gatecrawl/capture/{choice.reason}")
         if result.drop_reason == "soft_404" and "soft_404_fingerprint" in ((result.evidence.get("validation_report") or {}).get("detail") or {}):
             self.stats.inc_value("gatecrawl/not_found_probe/matched")
-        if not result.ok and result.drop_reason == "shell_page" and item.reader == "http":
+        embedded = result.evidence.get("embedded")
+        if embedded:  # a shell read from the data in its first response (core.embedded)
+            self.stats.inc_value("gatecrawl/embedded/tried")
+            if result.evidence.get("reader") == "embedded_data":
+                self.stats.inc_value("gatecrawl/embedded/kept")
+            else:
+                self.stats.inc_value(f"gatecrawl/embedded/rejected/{embedded.get('rejected') or embedded.get('drop_reason') or 'unknown'}")
+        # A shell RenderMiddleware left to the embedded-data reader goes to the browser when it was
+        # not kept, whatever its plain page was dropped for (as the middleware would have sent it).
+        deferred = item.reader == "http" and bool((item.presence or {}).get("embedded_sources"))
+        if not result.ok and (result.drop_reason == "shell_page" or deferred) and item.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.
             presence = item.presence or result.evidence.get("fetch_gate")

@@ -295,6 +295,31 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
         )
     )
 
+    # -- changes since the earlier runs (changed-only recrawls) -------------------------------
+    ch = s.get("changes") or {}
+    if any(ch.get(k) for k in ("added", "changed", "removed", "unchanged")):
+        rows = "".join(f"<tr><td>{_e(k)}</td><td class='n'>{_num(ch.get(k, 0))}</td></tr>" for k in ("added", "changed", "removed", "unchanged"))
+        sub = (
+            f"Kept pages against what earlier runs stored; {_num(ch.get('not_modified', 0))} answered 304 Not Modified and "
+            f"{_num(ch.get('skipped_lastmod', 0))} were skipped by their sitemap lastmod (stored objects kept, nothing rewritten). "
+            f"The URLs: <code>{_e(ch.get('key'))}</code>."
+        )
+        parts.append(_card("Changes", sub, f"<table><tr><th>change</th><th class='n'>pages</th></tr>{rows}</table>", cid="changes"))
+
+    # -- learned render routing -------------------------------------------------------------
+    ro = s.get("routing") or {}
+    if any(ro.get(k) for k in ("routed", "rechecked", "mispredicted")):
+        rows = "".join(f"<tr><td>{_e(k)}</td><td class='n'>{_num(ro.get(k, 0))}</td></tr>" for k in ("routed", "rechecked", "mispredicted"))
+        parts.append(
+            _card(
+                "Render routing",
+                "Pages of URL templates that always needed the browser went straight to it (routed); a share still took the plain fetch (re-checked); "
+                "a re-checked page that read fine without the browser is a misprediction, and its template is fetched plain again from the next crawl on.",
+                f"<table><tr><th>pages</th><th class='n'>count</th></tr>{rows}</table>",
+                cid="routing",
+            )
+        )
+
     # -- page types -----------------------------------------------------------------------
     groups = []
     for t, v in s["by_page_type"].items():

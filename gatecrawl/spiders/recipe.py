@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import scrapy
+import scrapy.exceptions
+import scrapy.signals
 from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.link import Link
 from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
@@ -34,6 +36,7 @@ from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
 from gatecrawl.items import PageCapture, first_headers
 from gatecrawl.middlewares.presence import forget_doc, response_doc
+from gatecrawl.store.recrawl import lastmod_not_after
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -142,8 +145,12 @@ class RecipeSpider(scrapy.Spider):
     def __init__(self, *args: Any, start_url: Any = None, max_pages: Any = None, render: Any = None, run_id: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.recipe = parse_spider_args(type(self).recipe, start_url, max_pages, render)
+        # True when the crawl starts where the recipe says (no ``-a start_url``): only such a run
+        # can tell that a URL left the site's crawl (quarantine pruning, see ExportPipeline).
+        self.covers_recipe = self.recipe.start_urls == type(self).recipe.start_urls and self.recipe.sitemaps == type(self).recipe.sitemaps
         self.allowed_domains = list(self.recipe.allowed_domains)
         self._run_id_arg = run_id
+        self._unreached_checked = False
         self._seen: set[str] = set()
         self._link_extractor = LinkExtractor(
             allow=self.recipe.follow_allow,
@@ -151,6 +158,41 @@ class RecipeSpider(scrapy.Spider):
             deny_extensions=[e for e in IGNORED_EXTENSIONS if e != "pdf"],
             unique=True,
         )
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "RecipeSpider":
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._check_unreached, signal=scrapy.signals.spider_idle)
+        return spider
+
+    def _check_unreached(self) -> None:
+        """Changed-only recrawls: once the crawl has nothing left, the pages an earlier run kept
+        that this run did not reach (no longer linked) are asked too (conditionally), so that a
+        page deleted from the site shows in the change list as ``removed`` rather than staying in
+        the store unchecked. Only for runs from the recipe's own start URLs, single-process."""
+        if self._unreached_checked:
+            return
+        self._unreached_checked = True
+        settings = self.crawler.settings
+        if not self.covers_recipe or settings.get("GATECRAWL_REDIS_URL") or not settings.getbool("GATECRAWL_RECRAWL_CHECK_UNREACHED", True):
+            return
+        previous = getattr(self.crawler, "_gatecrawl_previous", None)
+        if previous is None or not previous.kept or not settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
+            return
+        scheduled = 0
+        for line in previous.lines():
+            url = line.get("url_requested") or line.get("url")
+            if line.get("outcome") != "kept" or not isinstance(url, str) or self.was_admitted(url) or self.was_admitted(line.get("url") or url):
+                continue
+            if not self._allowed_follow(url) or not self._admit(url):
+                continue
+            request = self._request(url, depth=int(line.get("depth") or 0))
+            if isinstance(request, scrapy.Request):
+                self.crawler.engine.crawl(request)
+                scheduled += 1
+        if scheduled:
+            self.crawler.stats.inc_value("gatecrawl/recrawl/unreached_checked", scheduled)
+            raise scrapy.exceptions.DontCloseSpider
 
     @property
     def run_id(self) -> str:
@@ -215,13 +257,39 @@ class RecipeSpider(scrapy.Spider):
         headers = {}
         if credentials and userinfo is not None:
             headers["Authorization"] = "Basic " + base64.b64encode(userinfo.encode("utf-8")).decode("ascii")
-        return scrapy.Request(
+        request = scrapy.Request(
             url,
             callback=self.parse,
             errback=self.errback,
             headers=headers or None,
             meta={"gatecrawl_start_time": time.monotonic(), "depth": depth, **meta},
         )
+        return self._routed(request)
+
+    def _routed(self, request: scrapy.Request) -> scrapy.Request:
+        """Straight to the browser when the URL's template always needed it (learned render
+        routing, :mod:`gatecrawl.core.routing`), except the re-check share; a page with stored
+        validators keeps its conditional plain fetch (a 304 spares the render too)."""
+        model = getattr(self.crawler, "_gatecrawl_routing", None)
+        if model is None or not model.render_only(request.url) or request.meta.get("gatecrawl_viewer_url"):
+            return request
+        if self.recipe.render_policy_for(request.url)[0] != "auto":
+            return request
+        prev = self._previous(request.url)
+        if prev is not None and (prev.get("etag") or prev.get("last_modified")):
+            return request
+        stats = self.crawler.stats
+        if model.recheck(request.url):
+            stats.inc_value("gatecrawl/routing/rechecked")
+            return request
+        from gatecrawl.middlewares.render import render_request
+
+        stats.inc_value("gatecrawl/routing/routed")
+        stats.inc_value("gatecrawl/render/requested")
+        stats.inc_value("gatecrawl/render/requested/routed")
+        routed = render_request(request, request.url, "routed", None)
+        routed.meta["gatecrawl_escalated_from"] = "routing"
+        return routed
 
     async def start(self) -> AsyncIterator[Any]:
         _ = self.run_id  # fix the run id at start
@@ -246,6 +314,7 @@ class RecipeSpider(scrapy.Spider):
         except Exception:
             self.crawler.stats.inc_value("gatecrawl/sitemap/invalid")
             return
+        skipped = []
         for entry in sm:
             loc = entry.get("loc")
             if not loc:
@@ -253,7 +322,19 @@ class RecipeSpider(scrapy.Spider):
             if sm.type == "sitemapindex":
                 yield scrapy.Request(loc, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True})
             elif self._allowed_follow(loc) and self._admit(loc):
-                yield self._request(loc, depth=0)
+                prev = self._previous(loc) if self.recipe.sitemap_lastmod else None
+                if prev is not None and lastmod_not_after(entry.get("lastmod"), prev):
+                    # Not modified since the stored copy was fetched: not fetched again.
+                    self.crawler.stats.inc_value("gatecrawl/pages/seen")
+                    self.crawler.stats.inc_value("gatecrawl/recrawl/skipped_lastmod")
+                    yield self._unchanged(loc, loc, prev, "sitemap_lastmod", depth=0)
+                    skipped.append(prev)
+                else:
+                    yield self._request(loc, depth=0)
+        # The skipped pages' stored links, once the whole sitemap is admitted (a link the
+        # sitemap lists is judged by its own lastmod, not fetched because its parent was skipped).
+        for prev in skipped:
+            yield from self._replay_links(prev, 0)
 
     def _allowed_follow(self, url: str) -> bool:
         return self._host_allowed(url) and bool(self._link_extractor.matches(url))
@@ -293,33 +374,77 @@ class RecipeSpider(scrapy.Spider):
             render_attempts=int(meta.get("gatecrawl_render_attempts", 0) or 0),
         )
 
+    # -- changed-only recrawls (gatecrawl.store.recrawl) ---------------------------------
+
+    def _previous(self, url: str) -> dict[str, Any] | None:
+        """The page's line in ``<site>/recrawl.jsonl`` as the run started (None: not stored)."""
+        previous = getattr(self.crawler, "_gatecrawl_previous", None)
+        if previous is None or not len(previous) or not self.crawler.settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
+            return None
+        return previous.get(url)
+
+    def _unchanged(self, url_requested: str, url_final: str, prev: dict[str, Any], why: str, *, depth: int, latency_ms: int | None = None) -> PageCapture:
+        """The capture of a page whose stored copy stands (a 304, or a sitemap lastmod skip)."""
+        return PageCapture(
+            url_requested=url_requested,
+            url_final=prev.get("url") or url_final,
+            http_status=304 if why == "304" else None,
+            reader="http",
+            latency_ms=latency_ms,
+            fetched_at=_utc_now(),
+            depth=depth,
+            not_modified=why,
+            previous=prev,
+        )
+
+    def _replay_links(self, prev: dict[str, Any], depth: int) -> Any:
+        """Request again the links a page held when it was stored (it was not fetched now, and
+        its children must still be checked)."""
+        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth:
+            return
+        for url in prev.get("links") or ():
+            if isinstance(url, str) and self._allowed_follow(url) and self._admit(url):
+                yield self._request(url, depth=depth + 1)
+
     def parse(self, response: Response) -> Any:
         self.crawler.stats.inc_value("gatecrawl/pages/seen")
-        yield self._capture(response)
+        depth = response.meta.get("depth", 0)
+        if response.meta.get("gatecrawl_not_modified"):
+            prev = self._previous(response.url)
+            if prev is not None:
+                capture = self._capture(response)
+                yield self._unchanged(capture.url_requested, response.url, prev, "304", depth=depth, latency_ms=capture.latency_ms)
+                yield from self._replay_links(prev, depth)
+                return
+        capture = self._capture(response)
         if not isinstance(response, TextResponse):
+            yield capture
             return
         t0 = time.perf_counter()
         try:
-            requests = list(self._follow(response))
+            # Before the capture goes to the pipelines: it carries its links (kept for recrawls).
+            requests = list(self._follow(response, capture, depth))
         finally:
             forget_doc(response)  # the tree is not kept while the page is converted
             self.crawler.stats.inc_value("gatecrawl/stage_ms/links", int((time.perf_counter() - t0) * 1000))
+        yield capture
         yield from requests
 
-    def _follow(self, response: TextResponse) -> Any:
-        """Requests for the links (and the viewer PDF) of a response, as the recipe says."""
-        depth = response.meta.get("depth", 0)
+    def _follow(self, response: TextResponse, capture: PageCapture, depth: int) -> Any:
+        """Requests for the links (and the viewer PDF) of a response, as the recipe says; the
+        followable links are recorded on ``capture``."""
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
             return  # too_complex: not parsed on the reactor thread for links either
         doc = response_doc(response) if isinstance(response, HtmlResponse) else None
-        if doc is not None:
-            yield from self._viewer_pdf(response, depth, doc)
-        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
-            return
         if doc is None:
             return
-        for url in self._links(response, doc):
+        yield from self._viewer_pdf(response, depth, doc)
+        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
+            return
+        links = list(self._links(response, doc))
+        capture.links = links
+        for url in links:
             if self._admit(url):
                 yield self._request(url, depth=depth + 1)
 
