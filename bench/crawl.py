@@ -14,7 +14,7 @@ obeyed, depth limit 3. For each it prints responses/s (responses received over S
 ``elapsed_time_seconds``), CPU seconds per kept page (the crawl process and every process it
 started: ``getrusage(RUSAGE_CHILDREN)``, or the CPU times of its process tree sampled every 0.2 s
 when larger), and the peak RSS of the crawl's process tree
-(sampled every 0.2 s); for gatecrawl also the per-stage times from its ``gatecrawl/stage_ms/*``
+(sampled every 0.2 s; its PSS every second); for gatecrawl also the per-stage times from its ``gatecrawl/stage_ms/*``
 stats (fetch is summed download latency, overlapping; the others are time spent in the stage).
 gatecrawl runs with its defaults otherwise (render policy ``auto``: junk pages that look like
 shells are rendered in the browser); ``-s NAME=VALUE`` passes settings to its crawl.
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import multiprocessing
 import os
 import re
 import resource
@@ -36,6 +37,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTICLES_DIR = Path("/work/shared/bench/article-extraction/html")
@@ -149,6 +151,12 @@ class SiteServer(ThreadingHTTPServer):
         self.base_url = f"http://127.0.0.1:{self.server_address[1]}"
 
 
+def _serve(pages: int, conn: Any) -> None:
+    server = SiteServer(Site(pages))
+    conn.send(server.server_address[1])
+    server.serve_forever()
+
+
 PLAIN_SPIDER = '''
 import json
 import scrapy
@@ -167,6 +175,7 @@ class PlainSpider(scrapy.Spider):
         self.links = LinkExtractor()
 
     def parse(self, response):
+        self.crawler.stats.inc_value("plain/fetch_ms", int(response.meta.get("download_latency", 0) * 1000))
         text = trafilatura.extract(response.text, url=response.url) if response.status < 400 else None
         if text:
             self.crawler.stats.inc_value("plain/kept")
@@ -191,6 +200,22 @@ def _tree(pid: int) -> list:
 
 
 _NAMES: dict[int, str] = {}
+
+
+def _pss_tree_mb(pid: int) -> float:
+    """Proportional set size of the process tree (shared pages split between their users: the
+    browser's processes share much of their memory, which a sum of RSS counts many times)."""
+    total = 0
+    for q in _tree(pid):
+        try:
+            with open(f"/proc/{q.pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, ValueError):
+            pass
+    return total / 1024
 
 
 def _sample(pid: int, cpu: dict[int, float], by_name: dict[str, float]) -> float:
@@ -224,10 +249,15 @@ def _run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
         sampled: dict[int, float] = {}
         names: dict[str, float] = {}
         peak_names: dict[str, float] = {}
+        peak_pss = 0.0
+        n = 0
         while proc.poll() is None:
             rss = _sample(proc.pid, sampled, names)
             if rss > peak:
                 peak, peak_names = rss, dict(names)
+            if n % 5 == 0:
+                peak_pss = max(peak_pss, _pss_tree_mb(proc.pid))
+            n += 1
             time.sleep(0.2)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -240,7 +270,7 @@ def _run(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
         label = "crawl" if p == proc.pid else _NAMES.get(p, "?")
         by_name[label] = by_name.get(label, 0.0) + c
     cpu_by = {k: round(v, 1) for k, v in sorted(by_name.items(), key=lambda kv: -kv[1])}
-    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak, "rss_peak_by_process": top, "cpu_s_by_process": cpu_by}
+    return {"exit_code": proc.returncode, "wall_s": wall, "cpu_s": cpu, "rss_peak_mb": peak, "pss_peak_mb": peak_pss, "rss_peak_by_process": top, "cpu_s_by_process": cpu_by}
 
 
 def _log_stats(log: Path) -> dict:
@@ -268,6 +298,7 @@ def _summary(run: dict, stats: dict, kept: int) -> dict:
         "cpu_s": round(run["cpu_s"], 2),
         "cpu_s_per_kept": round(run["cpu_s"] / kept, 4) if kept else None,
         "rss_peak_mb": round(run["rss_peak_mb"], 1),
+        "pss_peak_mb": round(run["pss_peak_mb"], 1),
         "rss_peak_by_process": run["rss_peak_by_process"],
         "cpu_s_by_process": run["cpu_s_by_process"],
     }
@@ -322,28 +353,45 @@ def run_plain(base_url: str, workdir: Path) -> dict:
     env.pop("PYTHONPATH", None)
     run = _run(cmd, workdir, env, log)  # cwd outside the project: no scrapy.cfg, Scrapy's defaults
     stats = json.loads(stats_out.read_text("utf-8")) if stats_out.exists() else {}
-    return _summary(run, stats, int(stats.get("plain/kept", 0)))
+    out = _summary(run, stats, int(stats.get("plain/kept", 0)))
+    out["stage_s"] = {"fetch": round(int(stats.get("plain/fetch_ms", 0)) / 1000, 2)}
+    return out
 
 
-def run(pages: int, workdir: Path, extra: list[str] | None = None) -> dict:
+def run(pages: int, workdir: Path, extra: list[str] | None = None, rounds: int = 1) -> dict:
+    """``rounds`` times gatecrawl then the plain spider, back to back on one site (a fresh store
+    each time); the ratio is the median of the rounds' ratios (the machine's load moves)."""
     site = Site(pages)
-    server = SiteServer(site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # The site is served from its own process: the sampling of the crawl's process tree here
+    # (longer for a tree with a browser) must not slow the server down.
+    ctx = multiprocessing.get_context("spawn")
+    parent_end, child_end = ctx.Pipe()
+    server_proc = ctx.Process(target=_serve, args=(pages, child_end), daemon=True)
+    server_proc.start()
+    port = parent_end.recv()
+    base_url = f"http://127.0.0.1:{port}"
+    results = []
     try:
-        (workdir / "gc").mkdir(parents=True, exist_ok=True)
-        (workdir / "plain").mkdir(parents=True, exist_ok=True)
-        gc = run_gatecrawl(server.base_url, server.server_address[1], workdir / "gc", extra)
-        plain = run_plain(server.base_url, workdir / "plain")
+        for n in range(rounds):
+            wd = workdir / f"round{n + 1}" if rounds > 1 else workdir
+            (wd / "gc").mkdir(parents=True, exist_ok=True)
+            (wd / "plain").mkdir(parents=True, exist_ok=True)
+            gc = run_gatecrawl(base_url, port, wd / "gc", extra)
+            plain = run_plain(base_url, wd / "plain")
+            ratio = round(gc["responses_per_s"] / plain["responses_per_s"], 3) if plain["responses_per_s"] else 0.0
+            results.append((ratio, gc, plain))
     finally:
-        server.shutdown()
-        server.server_close()
-    ratio = round(gc["responses_per_s"] / plain["responses_per_s"], 3) if plain["responses_per_s"] else None
+        server_proc.terminate()
+        server_proc.join(10)
+    ratios = [r for r, _, _ in results]
+    median = sorted(results, key=lambda t: t[0])[(len(results) - 1) // 2]
     return {
         "pages": pages,
         "site": {k: site.kind.count(k) for k in ("article", "junk", "broken")},
-        "gatecrawl": gc,
-        "plain": plain,
-        "ratio": ratio,
+        "gatecrawl": median[1],
+        "plain": median[2],
+        "ratio": median[0],
+        "ratios": ratios,
         "cpus": os.cpu_count(),
     }
 
@@ -352,23 +400,25 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.crawl", description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=1000, help="pages on the generated site (default 1000)")
     ap.add_argument("--workdir", default=None, help="keep the crawl outputs here (default: a temporary folder)")
+    ap.add_argument("--rounds", type=int, default=1, help="alternate the two crawls this many times; median ratio (default 1)")
     ap.add_argument("-s", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                     help="an extra setting for the gatecrawl crawl (repeatable)")
     args = ap.parse_args(argv)
     extra = [x for s in args.settings for x in ("-s", s)]
     with tempfile.TemporaryDirectory(prefix="gatecrawl-crawlbench-") as tmp:
-        result = run(args.pages, Path(args.workdir or tmp), extra)
+        result = run(args.pages, Path(args.workdir or tmp), extra, max(1, args.rounds))
     print(f"site: {result['pages']} pages {result['site']}, {result['cpus']} CPUs")
     for name in ("gatecrawl", "plain"):
         r = result[name]
         print(
             f"{name:>10}: {r['responses_per_s']:>7} responses/s ({r['responses']} in {r['elapsed_s']} s, wall {r['wall_s']} s), "
-            f"kept {r['kept']}, CPU {r['cpu_s']} s = {r['cpu_s_per_kept']} s/kept page, peak RSS {r['rss_peak_mb']} MB, exit {r['exit_code']}"
+            f"kept {r['kept']}, CPU {r['cpu_s']} s = {r['cpu_s_per_kept']} s/kept page, peak RSS {r['rss_peak_mb']} MB (PSS {r['pss_peak_mb']} MB), exit {r['exit_code']}"
         )
     print(f"{'peak RSS':>10}: " + ", ".join(f"{k} {v} MB" for k, v in result["gatecrawl"]["rss_peak_by_process"].items()))
     print(f"{'CPU s':>10}: " + ", ".join(f"{k} {v}" for k, v in result["gatecrawl"]["cpu_s_by_process"].items()))
-    print(f"{'stages':>10}: " + ", ".join(f"{s} {v} s" for s, v in result["gatecrawl"]["stage_s"].items()))
-    print(f"{'ratio':>10}: {result['ratio']}")
+    print(f"{'stages':>10}: " + ", ".join(f"{s} {v} s" for s, v in result["gatecrawl"]["stage_s"].items())
+          + f" (plain: fetch {result['plain']['stage_s']['fetch']} s)")
+    print(f"{'ratio':>10}: {result['ratio']}" + (f" (median of rounds {result['ratios']}; figures above from that round)" if len(result["ratios"]) > 1 else ""))
     print(json.dumps(result, sort_keys=True))
     ok = result["gatecrawl"]["exit_code"] in (0, 1) and result["plain"]["exit_code"] == 0
     return 0 if ok else 1

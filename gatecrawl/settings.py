@@ -95,7 +95,7 @@ GATECRAWL_MAXSIZE_OTHER = 8 * 1024 * 1024
 # Size of the PDF worker-process pool.
 GATECRAWL_PDF_WORKERS = 2
 # HTML conversion runs off the reactor thread (T33), in worker processes (one per core: every
-# core converts) or threads; GATECRAWL_CONVERT_WORKERS workers, 0 = one per core.
+# core converts) or threads; GATECRAWL_CONVERT_WORKERS workers, 0 = one per core (at most 8).
 GATECRAWL_CONVERT_POOL = "process"
 GATECRAWL_CONVERT_WORKERS = 0
 # A page with more element nodes than this is dropped as too_complex before it is parsed

@@ -29,12 +29,17 @@ __all__ = ["ConvertProcessPool", "convert_job", "default_workers"]
 PRELOAD = ("gatecrawl.core.convert", "gatecrawl.core.extract", "gatecrawl.core.markdown", "gatecrawl.core.htmlparse")
 
 
+#: workers at most when GATECRAWL_CONVERT_WORKERS is 0 (each holds 60-100 MB)
+MAX_DEFAULT_WORKERS = 8
+
+
 def default_workers() -> int:
-    """One worker per usable core."""
+    """One worker per usable core, at most :data:`MAX_DEFAULT_WORKERS`."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_DEFAULT_WORKERS))
 
 
 class _Collect(logging.Handler):
