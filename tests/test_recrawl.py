@@ -250,3 +250,13 @@ def test_a_complete_run_forgets_the_dropped_urls_it_no_longer_reached(tmp_path):
     assert urls(state_lines(state, pages)) == ["http://a/gone", "http://a/kept", "http://a/seen"]
     assert urls(state_lines(state, pages, forget_unreached_dropped=True)) == ["http://a/kept", "http://a/seen"]
     state.close()
+
+
+def test_previous_state_streams_its_lines_in_url_order(tmp_path):
+    state = PreviousState(tmp_path / "p.sqlite")
+    urls = [f"http://a/{i:05d}" for i in range(2500)]
+    state.add_lines(json.dumps({"url": u, "outcome": "kept" if i % 2 else "dropped", "depth": i % 3}) for i, u in enumerate(reversed(urls)))
+    assert [line["url"] for line in state.lines()] == urls
+    kept = list(state.kept_pages())
+    assert len(kept) == 1250 and [k[0] for k in kept] == sorted(k[0] for k in kept)
+    state.close()
