@@ -29,6 +29,14 @@ A, B, C, NAV = words("alpha"), words("beta"), words("gamma"), "home news sport c
     # only one other keeps the outside section: no majority, the own selection stands
     ([(A, True, True), (B, False, False)],
      {"trafilatura": A + " " + B, "readability": A}, "own_agrees", None),
+    # trafilatura holds all of the own selection and a section outside it, readability is
+    # elsewhere (it confirms nothing of the own selection): trafilatura's section is added
+    ([(A, True, True), (B, False, False), (C, False, False)],
+     {"trafilatura": A + " " + B, "readability": C}, "own_widened", {0, 1}),
+    # ... but when readability also holds all of the own selection and leaves that section
+    # out, one opinion against one: the own selection stands
+    ([(A, True, True), (B, False, False), (C, False, False)],
+     {"trafilatura": A + " " + B, "readability": A + " " + C}, "own_agrees", None),
     # the own selection is a header the others both leave out: it is outvoted
     ([(NAV + " " + C, True, True), (A, False, False), (B, False, False)],
      {"trafilatura": A + " " + B, "readability": A + " " + B}, "own_outvoted", {1, 2}),

@@ -342,7 +342,7 @@ def test_standfirst_set_aside_but_section_headings_stay(monkeypatch):
             f"headline of the story</h2>{prose(3)}<h2>Second part</h2>{prose(3)}</article>")
     # the reference (trafilatura on the page) leaves the summary line out, as it does on
     # news pages whose standfirst sits in the header; pinned here so the rule is what is tested
-    import gatecrawl.core.extract as extract_mod
+    import gatecrawl.core.extract.selection as extract_mod
 
     reference = lxml.html.fromstring(f"<div>{prose(3)}<p>Second part</p>{prose(3)}</div>").text_content()
     monkeypatch.setattr(extract_mod, "candidate_text",
@@ -358,7 +358,7 @@ def test_standfirst_set_aside_but_section_headings_stay(monkeypatch):
 def test_an_error_inside_selection_is_a_converter_error_not_a_kept_page(monkeypatch):
     """select_main used to fall back to the whole body on an internal error, keeping
     navigation and footer as a success; the error must reach convert() and drop the page."""
-    import gatecrawl.core.extract as extract_mod
+    import gatecrawl.core.extract.selection as extract_mod
     from gatecrawl.core.convert import convert
 
     html = page(f"<nav><a href='/'>Home</a></nav><article><h1>Title</h1>{prose(6)}</article>"
@@ -415,7 +415,9 @@ def test_a_collapsed_menu_does_not_make_the_content_look_small(monkeypatch):
     assert sel.page_type.type == "listing" and "exclude_related" not in sel.removal_rules
     assert "About" not in md
     # the measure is what decides: counted in, the rows are "related" teasers again
+    # (both places that use it: the page-type signal and the pattern rules' page size)
     monkeypatch.setattr(extract, "collapsed_menu_chars", lambda root: 0)
+    monkeypatch.setattr(extract.patterns, "collapsed_menu_chars", lambda root: 0)
     sel = select_main(parse_html(_trending_page()))
     assert sel.page_type.type != "listing" and "exclude_related" in sel.removal_rules
     # an open <details> or one holding prose is shown content: it counts
@@ -468,3 +470,21 @@ def test_whitespace_collapse_is_the_regex_one():
     want = re.sub(r"\s+", " ", sample).strip()
     assert want == "a \u200bb\ufeff c"
     assert norm_space(sample) == _squash(sample) == _norm_ws(sample) == want
+
+
+@pytest.mark.parametrize("ld_type, price_kept", [("Product", True), ("Article", False)])
+def test_a_product_page_keeps_its_price_when_the_reference_leaves_it_out(monkeypatch, ld_type, price_kept):
+    # trafilatura leaves short price lines out ("$39.00 every month" on a subscription page);
+    # on a product page the price is part of what the page says, so the second opinion does
+    # not remove it there (on other pages the rule applies as before)
+    import gatecrawl.core.extract.selection as extract_mod
+
+    ld = f'<script type="application/ld+json">{{"@type": "{ld_type}", "name": "Plan"}}</script>'
+    body = f"<main><h1>Monday Plan</h1><p>$39.00 every month</p>{prose(4)}</main>"
+    reference = lxml.html.fromstring(f"<div><p>Monday Plan</p>{prose(4)}</div>").text_content()
+    monkeypatch.setattr(extract_mod, "candidate_text",
+                        lambda doc, name, **kw: reference if name == "trafilatura" else "")
+    sel = select_main(parse_html(f"<html><head>{ld}</head><body>{body}</body></html>"))
+    assert sel.page_type.type == ("product" if ld_type == "Product" else "article")
+    assert ("$39.00 every month" in text_of(sel)) is price_kept
+    assert ("exclude_reference_disagree" in sel.removal_rules) is not price_kept

@@ -42,6 +42,16 @@ def posts(n: int, cls: str = "post") -> str:
     ("", "<ul>" + "".join(f"<li class='item'><a href='/i/{i}'>Item {i} with a longer title here</a></li>"
                           for i in range(12)) + "</ul>", "https://l.example/all", "listing"),
     ("", PROSE, "https://b.example/post", "article"),
+    # the questions of an FAQ block (JSON-LD or microdata) do not make an article a thread
+    (ld({"@graph": [{"@type": "Article"}, {"@type": "FAQPage", "mainEntity": [
+        {"@type": "Question", "name": "Why?", "acceptedAnswer": {"@type": "Answer", "text": "So."}}]}]}),
+     PROSE, "https://b.example/faq-post", "article"),
+    ("", PROSE + "<section itemscope itemtype='https://schema.org/FAQPage'><div itemscope "
+         "itemprop='mainEntity' itemtype='https://schema.org/Question'><h3 itemprop='name'>Why?</h3>"
+         "<div itemscope itemprop='acceptedAnswer' itemtype='https://schema.org/Answer'>So.</div></div></section>",
+     "https://b.example/faq-post-2", "article"),
+    # a question without an FAQ page is still a thread's
+    (ld({"@type": "Question", "name": "Why?"}), PROSE, "https://q.example/q/1", "forum"),
     ("", "<h1>We build websites</h1><p>Get a quote today.</p><a class='btn'>Contact us</a>",
      "https://agency.example/", "service"),
 ])

@@ -177,6 +177,10 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
     assert packets and {p["run_id"] for p in packets} == {job}
     assert len(packets) == summary["counts"]["seen"]
     assert "Traceback" not in log_text, log_text[-4000:]
+    # HTML conversion ran in worker processes started from the egg (a pool that cannot start
+    # would fall back to threads page by page and say so).
+    assert "conversion worker process died" not in log_text, log_text[-4000:]
+    assert not summary["stats"].get("gatecrawl/convert/pool_restarted"), summary["stats"]
 
     # The PDFs are read by worker processes started from the deployed egg (issue 16: they all
     # ended as pdf_worker_crashed, "Not a directory", the worker's cwd being the egg file).

@@ -50,7 +50,8 @@ ADD_MIN_SHARE = 0.3
 OUTVOTE_REALISED_MIN = 0.5
 #: the own selection is also outvoted when the lead candidate holds this many times its tokens
 LOUDER_FACTOR = 2.0
-#: with one other opinion only, it widens the selection when it keeps this share of the own text
+#: the lead widens the selection alone when it keeps this share of the own text and the second
+#: opinion does not (silent, or elsewhere on the page)
 CONFIRM_SHARE = 0.9
 
 
@@ -233,11 +234,17 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
         if sum(len(b.tokens) for b, k in zip(ballots, kept) if k) < OUTVOTE_REALISED_MIN * lead.tokens:
             return AgreementResult(keep=None, mode="own_only", candidates=info)
         return result(kept, "own_outvoted")
-    # widened: text outside the own region that both others keep, or (when the second
-    # opinion is silent) that the lead keeps while it confirms the own selection
-    if len(speaking) >= 2:
+    # widened: text outside the own region that both others keep, or that the lead keeps
+    # while it confirms the own selection (holds CONFIRM_SHARE of it) and the second opinion
+    # does not (it is silent, or elsewhere on the page): the own selection is then a part of
+    # the lead's, and the second has no say on that region. When both confirm the own
+    # selection, a unit only one of them adds is one opinion against one: it stays out.
+    lead_confirms = lead_in_own >= CONFIRM_SHARE * own_tokens
+    second_confirms = len(speaking) >= 2 and sum(
+        len(b.tokens) for b in ballots if b.own and b.votes.get(speaking[1].name)) >= CONFIRM_SHARE * own_tokens
+    if len(speaking) >= 2 and not (lead_confirms and not second_confirms):
         fresh = [a and not b.in_region and len(b.tokens) >= 4 for b, a in zip(ballots, agreed)]
-    elif lead_in_own >= CONFIRM_SHARE * own_tokens:
+    elif lead_confirms:
         fresh = [len(b.tokens) >= 4 and b.votes.get(lead.name, False) and not b.in_region for b in ballots]
     else:
         return AgreementResult(keep=None, mode="own_only", candidates=info)

@@ -5,7 +5,8 @@ first, and returns the type with the signals that decided it:
 
 1. structured data: JSON-LD ``@type`` (``Product``, ``DiscussionForumPosting``, ``QAPage``,
    ``TechArticle``, ``ItemList``/``CollectionPage``, ``NewsArticle``/``BlogPosting``, ...)
-   and microdata ``itemtype``; ``og:type`` (``product``, ``article``);
+   and microdata ``itemtype``; ``og:type`` (``product``, ``article``); ``Question`` and
+   ``Answer`` do not make a thread on a page that also has an ``FAQPage`` (an FAQ block);
 2. structure: repeated post containers each with an author and a time (a thread); a price
    next to a buy/cart control (a product); code blocks in a documentation layout or a
    documentation generator (a doc page); many repeated sibling items each holding a link
@@ -46,6 +47,8 @@ for _t, _names in {
     for _n in _names.split():
         _LD_TYPES[_n] = _t
 
+#: types an FAQPage is made of: on a page with an FAQPage they do not make it a thread
+_FAQ_PARTS = frozenset(("question", "answer"))
 #: JSON-LD types that describe the site, not the page: they never decide
 _SITE_TYPES = frozenset("website organization corporation webpage breadcrumblist imageobject person "
                         "searchaction sitenavigationelement wpheader wpfooter localbusiness".split())
@@ -245,15 +248,14 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess
         body = root
     # 1. structured data
     ld = [t for t in _ld_types(root) if t not in _SITE_TYPES]
-    for t in ld:
-        if t in _LD_TYPES and _LD_TYPES[t] != "article":
-            return PageTypeGuess(_LD_TYPES[t], (f"jsonld:{t}",))
-    for el in _WITH_ITEMTYPE(root):
-        it = el.get("itemtype")
-        if it:
-            name = it.rstrip("/").rsplit("/", 1)[-1].lower()
-            if name in _LD_TYPES and _LD_TYPES[name] != "article":
-                return PageTypeGuess(_LD_TYPES[name], (f"microdata:{name}",))
+    microdata = [it.rstrip("/").rsplit("/", 1)[-1].lower()
+                 for it in (el.get("itemtype") for el in _WITH_ITEMTYPE(root)) if it]
+    # questions and answers of an FAQ block are not a thread
+    faq = "faqpage" in ld or "faqpage" in microdata
+    for src, names in (("jsonld", ld), ("microdata", microdata)):
+        for t in names:
+            if t in _LD_TYPES and _LD_TYPES[t] != "article" and not (faq and t in _FAQ_PARTS):
+                return PageTypeGuess(_LD_TYPES[t], (f"{src}:{t}",))
     og = _meta(root, "og:type")
     if og in ("product", "og:product", "product.item"):
         return PageTypeGuess("product", (f"og:type:{og}",))

@@ -85,6 +85,9 @@ class Recipe:
     render_policy: str = "auto"
     render_rules: tuple[RenderRule, ...] = ()
     render: dict[str, Any] = field(default_factory=dict)
+    # [embedded]
+    embedded_enabled: bool = True
+    embedded_paths: tuple[str, ...] = ()
     # [gate]
     gate_min_chars: int = 200
     gate_min_unique_word_ratio: float = 0.3
@@ -341,6 +344,17 @@ def _pdf_table(src: str, key: str, v: Any) -> dict:
     return out
 
 
+def _json_path(src: str, key: str, v: Any) -> str:
+    from gatecrawl.core.embedded import PathError, parse_path
+
+    v = _str(src, key, v)
+    try:
+        parse_path(v)
+    except PathError as exc:
+        raise RecipeError(src, key, f"bad JSON path {v!r}: {exc}") from None
+    return v
+
+
 def _render_rules(src: str, key: str, v: Any) -> tuple:
     if not isinstance(v, list):
         raise RecipeError(src, key, "expected an array of tables ([[render.rules]])")
@@ -384,6 +398,8 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "render.policy": (_choice(*RENDER_POLICIES), "render_policy", "auto: render shells only; force: always render; skip: never render."),
     "render.rules": (_render_rules, "render_rules", "Per-URL overrides: [[render.rules]] pattern = regex, policy = auto|force|skip."),
     "render.browser": (_browser_table, "render", "Browser and readiness options, validated key by key (RENDER_BROWSER_KEYS; see the browser section of the README)."),
+    "embedded.enabled": (_bool, "embedded_enabled", "Read a shell's content from the data embedded in its first response (__NEXT_DATA__, __NUXT_DATA__, window.__*__ assignments, JSON-LD) before rendering it; the render is skipped only when that content passes the gate and validation."),
+    "embedded.paths": (_list(_json_path), "embedded_paths", "JSON paths of the content in the embedded data (e.g. props.pageProps.post or items[0][\"Post:1\"]), tried in order instead of the structural choice."),
     "gate.min_chars": (_int(0, 10_000_000), "gate_min_chars", "Check 1: minimum body text characters after boilerplate removal."),
     "gate.min_unique_word_ratio": (_float(0.0, 1.0), "gate_min_unique_word_ratio", "Check 2: minimum unique words / words."),
     "gate.max_boilerplate_share": (_float(0.0, 1.0), "gate_max_boilerplate_share", "Check 3: maximum share of page text inside nav/header/footer/aside and banners."),
@@ -403,7 +419,7 @@ _SCHEMA: dict[str, tuple[Checker, str, str]] = {
     "settings": (_settings_table, "settings", "Per-site Scrapy settings (politeness, concurrency), applied at spider priority."),
 }
 
-_TABLES = {"follow", "content", "render", "gate", "validation"}
+_TABLES = {"follow", "content", "render", "embedded", "gate", "validation"}
 _OPEN_TABLES = {"pdf", "settings"}
 
 RECIPE_KEYS: dict[str, str] = {k: v[2] for k, v in _SCHEMA.items() if k not in ("render.browser", "pdf")}

@@ -42,7 +42,7 @@ _HEXID = re.compile(r"^(?=.*\d)[0-9a-fA-F]{8,}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[
 _HAS_DIGIT = re.compile(r"\d")
 _SLUG = re.compile(r"^[^\W_]+(?:[-_][^\W_]+)+$")
 # Escalation reasons that mean "the plain fetch was a shell" (not a recipe's force policy).
-SHELL_REASONS = ("shell_page", "pipeline_shell_page", "routed")
+SHELL_REASONS = ("shell_page", "pipeline_shell_page", "embedded_data_failed", "routed")
 
 
 def routing_key(site: str) -> str:

@@ -38,6 +38,7 @@ Meta (written): ``gatecrawl_render_attempts``, ``gatecrawl_escalated_from``,
 scrapy-playwright's ``playwright*`` keys. Meta (read): ``gatecrawl_presence``.
 Stats: ``gatecrawl/render/requested``, ``gatecrawl/render/requested/<reason>``,
 ``gatecrawl/render/max_reached``, ``gatecrawl/render/skipped/<why>``,
+``gatecrawl/render/deferred/embedded_data`` (a shell left to the embedded-data reader first),
 ``gatecrawl/render/succeeded``, ``gatecrawl/render/ready/<condition>``,
 ``gatecrawl/render/readiness_timeout``, ``gatecrawl/render/readiness_timeout/<condition>``,
 ``gatecrawl/render/failed``, ``gatecrawl/render/failed/<error>``, ``gatecrawl/render/fallback/not_carried``,
@@ -173,6 +174,11 @@ class RenderMiddleware:
             if why in ("policy_skip", "http_status", "bot_challenge") and (request.meta.get("gatecrawl_presence") or {}).get("needs_render"):
                 self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
             return response
+        if reason == "shell_page" and (request.meta.get("gatecrawl_presence") or {}).get("embedded_sources"):
+            # The shell carries its data: the converter reads the content from it first and the
+            # item pipeline escalates the page (escalate_item) only when that content fails.
+            self.stats.inc_value("gatecrawl/render/deferred/embedded_data")
+            return response
         if int(request.meta.get("gatecrawl_render_attempts", 0)) >= self.max_attempts:
             self.stats.inc_value("gatecrawl/render/max_reached")
             return response
@@ -203,7 +209,7 @@ def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
         crawler.stats.inc_value("gatecrawl/render/max_reached")
         return False
     if reason == "shell_page":
-        reason = "pipeline_shell_page"
+        reason = "embedded_data_failed" if (presence or {}).get("embedded_sources") else "pipeline_shell_page"
     plain = scrapy.Request(
         item.url_final,
         callback=spider.parse,

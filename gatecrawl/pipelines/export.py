@@ -47,7 +47,7 @@ Stats: ``gatecrawl/export/put``, ``gatecrawl/export/unchanged``, ``gatecrawl/exp
 ``gatecrawl/export/quarantined``, ``gatecrawl/export/failed``, ``gatecrawl/export/spooled``,
 ``gatecrawl/export/recovered``, ``gatecrawl/export/upload_failed``, ``gatecrawl/export/deferred``,
 ``gatecrawl/export/breaker_opened``, ``gatecrawl/export/damaged``, ``gatecrawl/export/checksum_mismatch``,
-``gatecrawl/export/pending``, ``gatecrawl/export/crawl_merge_failed``; exit reasons ``gatecrawl/exit/export_pending``,
+``gatecrawl/export/pending``, ``gatecrawl/export/crawl_merge_failed``, ``gatecrawl/stage_ms/export``; exit reasons ``gatecrawl/exit/export_pending``,
 ``gatecrawl/exit/export_failed``, ``gatecrawl/exit/nothing_kept``.
 """
 
@@ -57,6 +57,7 @@ import hashlib
 import json
 import logging
 import sys
+import time
 import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
@@ -97,6 +98,9 @@ _PUBLISHED_COUNTERS = (
     "breaker_opened",
     "damaged",
     "checksum_mismatch",
+    "journal_replayed",
+    "journal_damaged",
+    "fsync_batches",
 )
 
 
@@ -445,7 +449,9 @@ class ExportPipeline:
             raise DropItem(f"unchanged ({item.not_modified}): {item.url_final}", log_level="DEBUG")
         if not isinstance(item, PageCapture) or item.evidence is None:
             return item
+        t0 = time.perf_counter()
         keys = await self._export(item)
+        self.stats.inc_value("gatecrawl/stage_ms/export", int((time.perf_counter() - t0) * 1000))
         self.crawler.signals.send_catch_log(signal=page_stored, item=item, keys=keys)
         if item.outcome != "kept" and not self.feed_dropped:
             raise DropItem(f"{item.drop_reason}: {item.url_final}", log_level="INFO")

@@ -11,7 +11,7 @@ Definitions (each page counted once per run, by ``url_key``):
 - percentiles: nearest rank (p50 of 1..10 is 5, p95 is 10);
 - cost: ``total = fetches * cost_fetch + render_seconds * cost_render_second + pdf_pages *
   cost_pdf_page`` and ``per_1000_clean_pages = 1000 * total / kept`` (null when nothing was
-  kept), where fetches = pages read by a plain request (``reader`` http or pdf) plus rendered
+  kept), where fetches = pages read by a plain request (``reader`` http, pdf, embedded_data or native_markdown) plus rendered
   pages escalated from one, render_seconds = sum of ``render_elapsed_ms`` / 1000, pdf_pages =
   sum of PDF page counts. Every page costs, dropped ones included: junk is paid for too.
 - stability (against the other run), over pages kept in both runs: ``identical_share`` = share
@@ -140,7 +140,8 @@ def _is_rendered(p: Mapping[str, Any]) -> bool:
 
 def _is_fetch(p: Mapping[str, Any]) -> bool:
     reader = p.get("reader")
-    return reader in ("http", "pdf", None) or (reader == "render" and p.get("escalated_from") == "http")
+    # a page read from its embedded data or a site's Markdown answer cost one plain fetch too
+    return reader in ("http", "pdf", "embedded_data", "native_markdown", None) or (reader == "render" and p.get("escalated_from") == "http")
 
 
 def cost(pages: list[Mapping[str, Any]], kept: int, options: ReportOptions) -> dict[str, Any]:

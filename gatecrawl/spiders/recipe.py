@@ -19,19 +19,23 @@ import logging
 import os
 import time
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, AsyncIterator
-from urllib.parse import unquote, urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import scrapy
 import scrapy.exceptions
 import scrapy.signals
 from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.link import Link
 from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
-from w3lib.url import canonicalize_url
+from scrapy.utils.response import get_base_url
+from w3lib.html import strip_html5_whitespace
+from w3lib.url import canonicalize_url, safe_url_string
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
 from gatecrawl.items import PageCapture, first_headers
+from gatecrawl.middlewares.presence import forget_doc, response_doc
 from gatecrawl.store.recrawl import lastmod_not_after
 
 if TYPE_CHECKING:
@@ -346,6 +350,8 @@ class RecipeSpider(scrapy.Spider):
         meta = response.meta
         started = meta.get("gatecrawl_start_time")
         latency = int((time.monotonic() - started) * 1000) if started else None
+        if meta.get("download_latency") is not None:
+            self.crawler.stats.inc_value("gatecrawl/stage_ms/fetch", int(meta["download_latency"] * 1000))
         headers = first_headers(response.headers)
         rendered = "playwright" in (response.flags or [])
         return PageCapture(
@@ -414,32 +420,74 @@ class RecipeSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             yield capture
             return
+        t0 = time.perf_counter()
+        try:
+            # The links are read before the capture leaves: it carries them (changed-only
+            # recrawls request them again when the page answers 304 next time).
+            requests = list(self._follow(response, capture))
+        finally:
+            forget_doc(response)  # the tree is not kept while the page is converted
+            self.crawler.stats.inc_value("gatecrawl/stage_ms/links", int((time.perf_counter() - t0) * 1000))
+        yield capture
+        yield from requests
+
+    def _follow(self, response: TextResponse, capture: PageCapture | None = None) -> Any:
+        """Requests for the links (and the viewer PDF) of a response, as the recipe says; the
+        followable links also go to ``capture.links``."""
+        depth = response.meta.get("depth", 0)
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
-            yield capture
             return  # too_complex: not parsed on the reactor thread for links either
-        links: list[str] = []
-        if self.recipe.follow_enabled and depth < self.recipe.max_depth and response.status < 400 and isinstance(response, HtmlResponse):
-            links = [link.url for link in self._link_extractor.extract_links(response) if self._host_allowed(link.url)]
+        doc = response_doc(response) if isinstance(response, HtmlResponse) else None
+        if doc is not None:
+            yield from self._viewer_pdf(response, depth, doc)
+        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
+            return
+        if doc is None:
+            return
+        links = list(dict.fromkeys(self._links(response, doc)))
+        if capture is not None:
             capture.links = links
-        yield capture
-        if isinstance(response, HtmlResponse):
-            yield from self._viewer_pdf(response, depth)
         for url in links:
             if self._admit(url):
                 yield self._request(url, depth=depth + 1)
 
-    def _viewer_pdf(self, response: HtmlResponse, depth: int) -> Any:
+    def _links(self, response: HtmlResponse, doc: Any) -> Iterator[str]:
+        """The followable links of a page in one pass over its tree, in document order: what
+        the recipe's LinkExtractor would return (same joining, encoding and rules), keeping
+        only the allowed hosts. The host is checked first, on the joined URL: most links of
+        an article lead off the site, and they skip the encoding and rule checks."""
+        base_url = get_base_url(response)
+        encoding = response.encoding
+        extractor = self._link_extractor
+        for el in doc.iter("a", "area"):
+            href = el.get("href")
+            if href is None:
+                continue
+            try:
+                url = urljoin(base_url, strip_html5_whitespace(href))
+                host = urlsplit(url).hostname or ""
+            except ValueError:
+                continue
+            if host.isascii() and not self._host_allowed(url):
+                continue  # (a non-ASCII host is judged after IDNA encoding, below)
+            try:
+                url = urljoin(response.url, safe_url_string(url, encoding=encoding))
+            except ValueError:
+                continue
+            if self._host_allowed(url) and extractor._link_allowed(Link(url)):
+                yield url
+
+    def _viewer_pdf(self, response: HtmlResponse, depth: int, doc: Any) -> Any:
         """A page that shows a PDF in a viewer: fetch the PDF itself, remembering the viewer page."""
         body = response.body
         if not any(h in body for h in _PDF_HINT):
             return
         try:
-            from gatecrawl.core.htmlparse import parse_html
             from gatecrawl.core.pdf import find_pdf_viewer_source
         except ImportError:
             return
-        src = find_pdf_viewer_source(parse_html(body, content_type=response.headers.get("Content-Type", b"").decode("latin-1")), response.url)
+        src = find_pdf_viewer_source(doc, response.url)
         if src and self._admit(src):
             self.crawler.stats.inc_value("gatecrawl/follow/pdf_viewer")
             yield self._request(src, depth=depth + 1, gatecrawl_viewer_url=response.url)

@@ -1,0 +1,389 @@
+"""Block rules applied inside the selection: link-dense blocks, legal and cookie lines,
+duplicates, inline teasers, popovers, author bios, calls to action, ad labels, press-release
+tails, video teasers and comment policies."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.etree
+
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop,
+    _is_el, _rx, _squash, _text_len)
+from gatecrawl.core.extract.patterns import _keep_kind
+
+
+_LEGAL_RX = _rx(r"©|\(c\) \d{4}|all rights reserved|terms (?:&|and) conditions|terms of (?:use|service)"
+                r"|privacy policy|cookie policy")
+
+
+_STRONG_LEGAL_RX = _rx(r"all rights reserved|registered trademarks? of|for your personal, non-commercial use"
+                      r"|have not been evaluated by the food and drug")
+
+
+_COOKIE_TEXT_RX = _rx(r"\bcookies?\b.{0,120}\b(?:website|site|browsing|experience|consent|accept|agree|"
+                      r"settings|opt-?out)\b|\b(?:website|site|we) uses? cookies\b"
+                      r"|processing of my personal data")
+
+
+def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset()) -> None:
+    """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
+    repeated blocks (a caption or teaser that appears twice is kept once)."""
+    seen: set[str] = set()
+    for el in list(root.iter("figcaption", "div", "span", "p")):
+        if el is root or el.getparent() is None:
+            continue
+        captionish = el.tag == "figcaption" or any(
+            _keep_kind(_attrs(x)) == "caption" for x in (el, el.getparent()) if x is not None)
+        if el.tag != "figcaption" and not captionish:
+            if el.tag != "div" or any(True for c in el if _is_el(c) and c.tag in _BLOCKS):
+                continue
+        t = _squash(el.text_content())
+        if len(t) < 30:
+            continue
+        # captions often come twice (full and truncated, or page and lightbox copies):
+        # the key is the first 60 characters for them, the whole text otherwise
+        key = ("c:" + t[:60]) if captionish else ("t:" + t)
+        if key in seen:
+            _drop(el)
+            fired.add("exclude_duplicate")
+        else:
+            seen.add(key)
+    total = max(1, _text_len(root))
+    for el in list(root.iter("p", "div", "small", "span")):
+        if el is root or el.getparent() is None:
+            continue
+        n = _text_len(el)
+        if not 0 < n < 700:
+            continue
+        txt = el.text_content()
+        if n < 500 and _COOKIE_TEXT_RX.search(txt):
+            if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
+                continue
+            _drop(el)
+            fired.add("exclude_cookie_banner")
+            continue
+        if n < 200 and _LEGAL_RX.search(txt) or _STRONG_LEGAL_RX.search(txt):
+            if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
+                continue
+            _drop(el)
+            fired.add("exclude_footer")
+    for el in list(root.iter("ul", "ol", "div", "section", "dl", "table")):
+        if el is root or el.getparent() is None:
+            continue
+        n = _text_len(el)
+        if n == 0:
+            continue
+        if n > 0.5 * total and n > 400:
+            continue
+        if any(True for _ in el.iter("figcaption")):
+            continue
+        if "exclude_link_dense" in skip:
+            break
+        link = sum(_text_len(a) for a in el.iter("a"))
+        if link / n > 0.6 and (n < 1500):
+            nlinks = sum(1 for _ in el.iter("a"))
+            if nlinks >= 2 or el.tag in ("ul", "ol"):
+                _drop(el)
+                fired.add("exclude_link_dense")
+
+
+_TEASER_PREFIX_RX = _rx(
+    r"^\W*(?:read more|see more|more|related|related stories|related articles|also read|read also|"
+    r"also on|also see|see also|watch|watch now|click here|don'?t miss|recommended|must read|"
+    r"further reading|leggi anche(?: su)?|lesen sie auch|mehr zum thema|ver tamb[ié]n|lee tambi[ée]n|"
+    r"veja tamb[ée]m|leia tamb[ée]m|lire aussi|[àa] lire aussi)\b\s*[:»>\-–—|]")
+_UPPER_LINK_MAX = 200
+_HEADINGS_P = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6"])
+_LABEL_TAG_RX = re.compile(r"\[\s*[A-Z][A-Z ]{2,20}\s*\]")
+_ALSO_ON_RX = _rx(r"^\W*(?:also on|more on|more from|read more on) [\w.-]+\b")
+
+
+def _unlinked_text(el: lxml.etree._Element) -> str:
+    """Text of ``el`` outside its links."""
+    out: list[str] = []
+
+    def walk(e, in_link: bool) -> None:
+        here = in_link or e.tag == "a"
+        if e.text and not here:
+            out.append(e.text)
+        for c in e:
+            if _is_el(c):
+                walk(c, here)
+            if c.tail and not here:
+                out.append(c.tail)
+
+    walk(el, False)
+    return "".join(out)
+
+
+def _drop_inline_teasers(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """``exclude_inline_teaser``: short paragraphs inside the article that only point to
+    other pages: "READ MORE: <link>", "Also on site: <link>" (a teaser prefix followed by
+    a colon or arrow, with a link), or a paragraph that is one all-capitals link
+    ("CLICK HERE TO GET THE APP", promoted headlines)."""
+    for el in list(root.iter("p", "div", "h3", "h4", "h5", "h6", "li", "a")):
+        if el is root or el.getparent() is None or el in protected:
+            continue
+        if el.tag in ("div", "li", "a") and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
+            continue
+        if el.tag == "a" and (el.getparent().tag not in _BLOCKS or el.getparent().tag in _HEADINGS_P):
+            continue  # only a link standing as a block of its own
+        links = [a for a in el.iter("a") if a.get("href")]
+        if not links:
+            continue
+        t = _squash(el.text_content())
+        if not t or len(t) > 300:
+            continue
+        if _TEASER_PREFIX_RX.match(t):
+            _drop(el)
+            fired.add("exclude_inline_teaser")
+            continue
+        link_chars = sum(len(_squash(a.text_content())) for a in links)
+        # headline links tagged with a bracketed label ("... [INSIGHT] | ... [VIDEO]") or
+        # a linked "Also on <site> <headline>"
+        if link_chars >= 0.6 * len(t) and (_LABEL_TAG_RX.search(_unlinked_text(el))
+                                           or _ALSO_ON_RX.match(t)):
+            _drop(el)
+            fired.add("exclude_inline_teaser")
+            continue
+        letters = [c for c in t if c.isalpha()]
+        if len(t) <= _UPPER_LINK_MAX and link_chars >= 0.8 * len(t) and len(letters) >= 12 \
+                and all(not c.islower() for c in letters) and any(c.isupper() for c in letters):
+            _drop(el)
+            fired.add("exclude_inline_teaser")
+
+
+_POPOVER_RX = _rx(
+    r"hover-?card|popover|tooltip-?(?:content|body|inner|box)|"
+    r"(?:rollover|hover|popup|tooltip)[\w-]*?[-_](?:block|card|content|box|panel|body|inner)")
+
+
+_POPOVER_CANDIDATES = lxml.etree.XPath(
+    ".//*[contains(@class, 'over') or contains(@class, 'card') or contains(@class, 'tip') "
+    "or contains(@class, 'popup') or contains(@class, 'Over') or contains(@class, 'Card')]")
+
+
+def _drop_popovers(root: lxml.etree._Element, fired: set[str]) -> None:
+    """``exclude_popover``: hover cards and tooltips embedded in running text (a person's
+    photo, name and latest headlines shown on mouse-over) are not part of the sentence."""
+    for el in list(_POPOVER_CANDIDATES(root)):
+        if el is root or el.getparent() is None or not _attr_match(_POPOVER_RX, _attrs(el)):
+            continue
+        if not any(True for a in el.iterancestors("p", "li", "td", "dd")):
+            continue
+        _drop(el)
+        fired.add("exclude_popover")
+
+
+_BIO_CLASS_RX = _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|"
+                    r"contributor-?bio|author-?desc|(?:^|[\s_-])bio(?:$|[\s_-])|__bio")
+_BIO_TEXT_RX = _rx(r"\b(?:is|was|has|have|joined|covers|writes|reports|am|are|lives)\b")
+
+
+def _drop_author_bios(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """``exclude_author_bio`` (prose form): a block with an author-bio class whose text is a
+    sentence about the writer ("X joined the magazine in 2017.", "X is a reporter for ...")
+    goes even when byline classes inside it would protect it; short name/date bylines (no
+    verb) stay."""
+    for el in list(_ATTR_CANDIDATES(root)):
+        if el is root or el.getparent() is None or not _attr_match(_BIO_CLASS_RX, _attrs(el)):
+            continue
+        if el.tag in ("h1", "time") or any(True for _ in el.iter("h1", "time")):
+            continue
+        t = _squash(el.text_content())
+        if not (20 <= len(t) <= 1500) or not _BIO_TEXT_RX.search(t):
+            continue
+        _drop(el)
+        fired.add("exclude_author_bio")
+        protected.pop(el, None)
+
+
+# Calls to action that are not part of the story: newsletter sign-ups, subscriptions,
+# "follow us", "email the writer", "if you enjoyed this ...".
+_CTA_RX = _rx(
+    r"^\W*(?:(?:click|tap) here to (?:subscribe|sign up|register|join)|sign up (?:here|now|today)"
+    r"|subscribe (?:to|for|now|today|here)|get (?:the|our) (?:\w+ ){0,3}newsletters?"
+    r"|follow (?:us|him|her|them|\w+(?: \w+)?) on (?:twitter|facebook|instagram|linkedin)"
+    r"|(?:email|e-mail|reach|write to|contact) (?:\w+ ){0,3}(?:at|on twitter|via)\b"
+    r"|follow @?\w+|have a (?:news )?tip\b|got a (?:news )?tip\b"
+    r"|(?:if you|did you) (?:enjoyed?|liked?|like) (?:this|reading)\b|like this (?:story|article)\?"
+    r"|get (?:the latest|more)\b.{0,60}\b(?:inbox|newsletter)"
+    r"|(?:don'?t|never) miss (?:a|an|another) (?:story|update|issue))"
+    r"|\b(?:sign up|subscribe) (?:for|to) (?:\w+ ){0,4}(?:newsletter|daily|weekly|email|updates)"
+    r"|delivered (?:straight |directly )?(?:to|through|in) your (?:inbox|letterbox|door)"
+    r"|\bsubscribe (?:to|for) (?:our|the) (?:[\w-]+ ){0,3}(?:magazine|title|edition|podcast|channel)\b"
+    r"|\b(?:click|tap) to subscribe\b|^\W*to (?:read|continue reading) the full (?:story|article)\W*$")
+
+
+_CTA_HINT_RX = re.compile(r"subscri|sign up|newsletter|follow|mail|reach|write to|contact|tip|enjoy|"
+                         r"like|inbox|letterbox|miss|full st|full ar")  # on lower-cased text
+
+
+_TEXT_NODES = lxml.etree.XPath(".//text()")
+_CTA_UNITS = frozenset(["p", "div", "h2", "h3", "h4", "h5", "h6"])
+
+
+def _drop_calls_to_action(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """``exclude_call_to_action``: short paragraphs (under 400 characters, no quote or
+    embedded post) whose text is a call to action (see :data:`_CTA_RX`)."""
+    # candidates: the nearest p/div/heading around each text node holding a hint word
+    cands: list = []
+    seen: set = set()
+    for txt in _TEXT_NODES(root):
+        if not _CTA_HINT_RX.search(txt.lower()):
+            continue
+        el = txt.getparent()
+        while el is not None and el is not root and el.tag not in _CTA_UNITS:
+            el = el.getparent()
+        if el is None or el is root or el in seen:
+            continue
+        seen.add(el)
+        cands.append(el)
+    for el in cands:
+        if el.getparent() is None or el in protected:
+            continue
+        t = el.text_content()
+        if len(t) > 1200:
+            continue
+        t = _squash(t)
+        if not t or len(t) > 400 or not _CTA_RX.search(t):
+            continue
+        if not any(True for a in el.iterancestors() if a is root):
+            continue  # inside a block removed earlier
+        if el.tag == "div" and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
+            continue
+        if any(True for _ in el.iterancestors("blockquote", "li")):
+            continue
+        if any(True for d in el.iterdescendants() if d in protected):
+            continue
+        _drop(el)
+        fired.add("exclude_call_to_action")
+
+
+# A block that only labels an ad slot ("Advertisement", "Story continues below advertisement").
+_AD_LABEL_RX = re.compile(
+    r"^[\W_]*(?:advertisements?|advertising|sponsored(?: content)?|ad|anzeige|publicidade|publicit[eé]|"
+    r"pubblicit[aà]|(?:the )?(?:story|article) continues below(?: (?:this )?advertisement)?|"
+    r"continue reading (?:the )?(?:main story|below)|scroll to continue(?: with content)?)[\W_]*$",
+    re.I,
+)
+_AD_UNITS = frozenset(["p", "div", "span", "aside", "section", "figure", "h2", "h3", "h4", "h5", "h6"])
+
+
+def _drop_ad_labels(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """``exclude_ad_label``: the largest block around a text node whose whole text is an ad-slot
+    label, as long as that block holds nothing else."""
+    for txt in _TEXT_NODES(root):
+        if len(txt) > 80 or not _AD_LABEL_RX.match(txt.strip() or "x"):
+            continue
+        el = txt.getparent()
+        unit = None
+        while el is not None and el is not root and el.tag in _AD_UNITS | {"strong", "b", "em", "i", "small"}:
+            if _AD_LABEL_RX.match(_squash(el.text_content()) or "x"):
+                unit = el
+                el = el.getparent()
+            else:
+                break
+        if unit is None or unit in protected or unit.getparent() is None:
+            continue
+        if not any(True for a in unit.iterancestors() if a is root):
+            continue
+        _drop(unit)
+        fired.add("exclude_ad_label")
+
+
+_ABOUT_HEADING_RX = re.compile(r"^about (?:the )?[A-Z0-9][\w&.,'’ -]{1,60}[:.]?$", re.I)
+_COMPANY_PARA_RX = re.compile(
+    r"^(?:about [^.]{1,60}?[:\s]\s*)?(?:founded in \d{4},? )?[A-Z][\w&.'’-]*(?: [A-Z&][\w&.'’-]*){0,5}"
+    r"(?: \([^)]{1,40}\))?,? (?:is|are) (?:a|an|the|one of the) (?:[\w-]+,? ){0,7}?"
+    r"(?:provider|company|leader|manufacturer|developer|firm|organi[sz]ation|group|supplier|"
+    r"platform|publisher|agency|bank|network|producer|operator|retailer|brand|business|"
+    r"corporation|institution|maker|specialist|pioneer|innovator|distributor|solutions?)s?\b")
+
+
+def _drop_press_boilerplate(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """``exclude_press_boilerplate``: the "About <company>" tail of a press release. Trigger:
+    a heading or paragraph reading "About <Name>", or a paragraph that opens by defining a
+    company ("<Name> is a leading provider of ..."); it must come after at least three
+    paragraphs and start the last 35% of the selection's text. The trigger and everything
+    after it (boilerplate, media contacts) are removed."""
+    total = _text_len(root)
+    if total < 400:
+        return
+    units = [el for el in root.iter("p", "h2", "h3", "h4", "h5", "h6", "div")
+             if el.tag != "div" or not any(True for c in el if _is_el(c) and c.tag in _BLOCKS)]
+    seen_paras = 0
+    before = 0
+    for el in units:
+        t = _squash(el.text_content())
+        if not t:
+            continue
+        if any(True for _ in el.iterancestors("blockquote", "li", "table")):
+            before += len(t)
+            continue
+        trigger = (len(t) <= 80 and _ABOUT_HEADING_RX.match(t)) or (
+            el.tag in ("p", "div") and _COMPANY_PARA_RX.match(t))
+        if trigger and seen_paras >= 3 and before >= 0.65 * total and el not in protected:
+            _drop_from(root, el)
+            fired.add("exclude_press_boilerplate")
+            return
+        before += len(t)
+        if el.tag == "p" and len(t) >= 40:
+            seen_paras += 1
+
+
+def _drop_from(root: lxml.etree._Element, el: lxml.etree._Element) -> None:
+    """Remove ``el`` and everything after it in document order inside ``root``."""
+    node = el
+    while node is not None and node is not root:
+        parent = node.getparent()
+        for sib in list(node.itersiblings()):
+            sib.tail = None
+            _drop(sib)
+        node = parent
+    el.tail = None
+    _drop(el)
+
+
+_VIDEO_CLASS_RX = _rx(r"(?:^|[\s_-])(?:video|videos|video-?player|video-?container|video-?wrap\w*|"
+                      r"video-?embed|video-?teaser|video-?promo|featured-?video|jw-?player|"
+                      r"brightcove\w*|vjs\w*)(?:$|[\s_-])")
+_COMMENT_POLICY_RX = _rx(
+    r"comment(?:ing)? (?:policy|guidelines|rules)|comments? (?:are|is|will be) (?:moderated|reviewed|"
+    r"pre-?moderated|closed)|we (?:reserve the right to|may) (?:remove|delete|edit) (?:any )?comments"
+    r"|coment[aá]rios? (?:com|que|ser[aã]o|s[aã]o|est[aã]o) .{0,80}\b(?:aprovados?|moderados?|"
+    r"moderador|publicados?|removidos?)|commenti? (?:sono|saranno) moderat")
+
+
+_VIDEO_CANDIDATES = lxml.etree.XPath(
+    ".//*[contains(@class, 'ideo') or contains(@class, 'rightcove') or contains(@class, 'layer') "
+    "or contains(@class, 'vjs') or contains(@id, 'ideo')]")
+
+
+def _drop_media_and_policy(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """``exclude_video_teaser``: a video player block (class ``video``, ``video-player``,
+    ``featured-video``, ...; under 600 characters of text, no long paragraph) with its
+    title and teaser text; its caption is the video's promotion, not an image caption.
+    ``exclude_comments`` (text form): short comment-policy notices."""
+    for el in list(_VIDEO_CANDIDATES(root)):
+        if el is root or el.getparent() is None or not _attr_match(_VIDEO_CLASS_RX, _attrs(el)):
+            continue
+        if el.tag in ("p", "h1") or any(True for _ in el.iter("h1")):
+            continue
+        n = _text_len(el)
+        if n > 600 or any(_text_len(p) >= 300 for p in el.iter("p")):
+            continue
+        _drop(el)
+        fired.add("exclude_video_teaser")
+    if not _COMMENT_POLICY_RX.search(root.text_content()):
+        return
+    for el in list(root.iter("p", "div", "small", "span", "em")):
+        if el is root or el.getparent() is None:
+            continue
+        if el.tag == "div" and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
+            continue
+        n = _text_len(el)
+        if 0 < n < 400 and _COMMENT_POLICY_RX.search(el.text_content()):
+            _drop(el)
+            fired.add("exclude_comments")

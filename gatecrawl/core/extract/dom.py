@@ -1,0 +1,94 @@
+"""Small DOM and text helpers shared by the selection modules."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import lxml.etree
+
+from gatecrawl.core.page import css_path, remove_keep_tail
+
+
+MIN_TEXT = 20
+
+
+_BLOCKS = frozenset(
+    "address article aside blockquote body center dd details dialog dir div dl dt fieldset "
+    "figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html listing main "
+    "menu nav ol p pre section summary table ul".split()
+)  # li, tr, td... are not blocks for scoring: a list or table is scored as one block
+
+
+def _rx(words: str) -> re.Pattern:
+    return re.compile(words, re.I)
+
+
+def _squash(text: str) -> str:
+    """Whitespace runs collapsed to one space, ends stripped (``re.sub(r"\\s+", " ", t).strip()``:
+    ``str.split`` and the ``\\s`` class agree on every code point, and this is faster)."""
+    return " ".join(text.split())
+
+
+_SENTENCE = re.compile(r"[.!?。！？][\"'”’)]?(?:\s|$)")
+
+
+def _attrs(el: lxml.etree._Element) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}".strip()
+
+
+def _is_el(el) -> bool:
+    return isinstance(el.tag, str)
+
+
+def _drop(el: lxml.etree._Element) -> None:
+    remove_keep_tail(el, keep_blank_tail=False)
+
+
+_STRLEN = lxml.etree.XPath("string-length(normalize-space(.))")
+
+
+def visible_text_chars(el: lxml.etree._Element) -> int:
+    """Characters of visible text: the element's text with runs of ASCII whitespace counted
+    as one space and the ends trimmed (XPath ``normalize-space``). Callers pass cleaned
+    trees (no scripts/styles/templates)."""
+    try:
+        return int(_STRLEN(el))
+    except Exception:
+        return 0
+
+
+def _text_len(el: lxml.etree._Element) -> int:
+    return visible_text_chars(el)
+
+
+def collapsed_menu_chars(root: lxml.etree._Element) -> int:
+    """Characters held by collapsed menus: closed ``<details>`` (no ``open``) whose content
+    besides the summary is mostly links (a language or date picker of hundreds of entries).
+    The page does not show them until asked, so they are left out of the page-size measures
+    that decide whether a block is "most of the page"; their text still goes through every
+    rule as before. (A closed FAQ answer is prose, not links, and stays counted.)"""
+    n = 0
+    for d in root.iter("details"):
+        if d.get("open") is not None or any(a.tag == "details" and a.get("open") is None for a in d.iterancestors()):
+            continue
+        inner = _text_len(d) - sum(_text_len(s) for s in d.iter("summary"))
+        if inner >= 200 and sum(_text_len(a) for a in d.iter("a")) >= 0.8 * inner:
+            n += inner
+    return n
+
+
+@functools.lru_cache(maxsize=16384)
+def _attr_match(rx: re.Pattern, a: str) -> bool:
+    """``rx.search(a)``, cached (class/id strings repeat many times on a page)."""
+    return rx.search(a) is not None
+
+
+def _css_path(el: lxml.etree._Element) -> str:
+    return css_path(el, stop_at_id=True)
+
+
+_ATTR_CANDIDATES = lxml.etree.XPath(".//*[@class or @id]")
+
+
+_TOKEN_RX = re.compile(r"\w+", re.UNICODE)

@@ -1,0 +1,322 @@
+"""Pattern rules: tags, roles, class/id words, heading texts, teaser lists; keep rules
+(captions, bylines); recipe exclude selectors."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import lxml.etree
+
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _attrs, _drop, _is_el, _rx, _squash,
+    _text_len, collapsed_menu_chars)
+
+
+# (rule name, pattern on "class id" attributes). Order matters only for naming when
+# several patterns match one element: the first listed wins.
+_PATTERN_RULES: tuple[tuple[str, re.Pattern], ...] = (
+    ("exclude_cookie_banner", _rx(r"cookie|consent|gdpr|onetrust|cmp-|truste|privacy-banner|cc-banner")),
+    ("exclude_newsletter", _rx(r"newsletter|subscri|sign-?up|mailing-?list|optin|opt-in|inline-signup|email-capture")),
+    ("exclude_share_bar", _rx(r"share|sharing|social|addthis|sharethis|shareaholic|sociable|follow-us|print-?button")),
+    ("exclude_comments", _rx(r"comment|disqus|respond|discussion|replies|reactions")),
+    ("exclude_related", _rx(
+        r"related|recommend|most-?read|most-?popular|mostpopular|popular|trending|more-?stories|"
+        r"more-?from|also-?read|read-?next|read-?also|up-?next|what-?to-?read|taboola|outbrain|"
+        r"you-?may|suggested|further-?reading|more-?articles|more-?news|next-?article|prev-?next|"
+        r"post-?nav|article-?nav|teaser-list|story-?list|headlines")),
+    ("exclude_ads", _rx(
+        r"(?:^|[\s_-])(?:ad|ads|adv|advert\w*|advertisement|adslot|adunit|ad-?container|"
+        r"sponsor\w*|promo\w*|dfp|gpt|banner-?ad|native-?ad|affiliate)(?:$|[\s_-])")),
+    ("exclude_nav", _rx(
+        r"(?:^|[\s_-])(?:nav|navbar|navigation|breadcrumbs?|pagination|pager|menu|skip-?link|"
+        r"site-?header|masthead|topbar|toolbar)(?:$|[\s_-])|breadcrumb")),
+    ("exclude_sidebar", _rx(r"sidebar|side-?bar|widget|(?:^|[\s_-])rail(?:$|[\s_-])")),
+    ("exclude_author_bio", _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|contributor-?bio")),
+    ("exclude_tags", _rx(r"(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|post-?tags|categories|keywords|topics)(?:$|[\s_-])")),
+    ("exclude_footer", _rx(r"(?:^|[\s_-])(?:footer|site-?footer|page-?footer|copyright|colophon)(?:$|[\s_-])")),
+)
+_TAG_RULES = {
+    "nav": "exclude_nav",
+    "aside": "exclude_sidebar",
+    "footer": "exclude_footer",
+    "menu": "exclude_nav",
+}
+_ROLE_RULES = {
+    "navigation": "exclude_nav",
+    "complementary": "exclude_sidebar",
+    "contentinfo": "exclude_footer",
+    "banner": "exclude_nav",
+    "search": "exclude_nav",
+    "menu": "exclude_nav",
+    "menubar": "exclude_nav",
+    "dialog": "exclude_cookie_banner",
+    "alertdialog": "exclude_cookie_banner",
+}
+_CONTENT_CLASS_RX = _rx(
+    r"(?:article|story|entry|post|main)[-_]?(?:body|content|text)|articlebody|(?:^|\s)(?:content|"
+    r"article|story|entry-content|post-content)(?:\s|$)")
+_CAPTION_RX = _rx(r"caption|credit|wp-caption-text")
+_BYLINE_RX = _rx(r"byline|by-line|(?:^|[\s_-])author(?:$|[\s_-])|dateline|(?:^|[\s_-])date(?:$|[\s_-])|timestamp|published|posted-on|entry-meta|article-meta")
+_KEEP_ANY_RX = re.compile(f"(?:{_CAPTION_RX.pattern})|(?:{_BYLINE_RX.pattern})", re.I)
+_POSITIVE_RX = _rx(r"article|body|content|entry|main|post|story|text|blog|prose|rich-?text")
+_NEGATIVE_RX = _rx(
+    r"comment|footer|footnote|related|share|sidebar|widget|sponsor|promo|advert|popular|"
+    r"newsletter|cookie|consent|menu|nav|breadcrumb|social|teaser|recommend|trending")
+_SEMANTIC_SCHEMA = _rx(r"articlebody|(?:^|\s)text(?:$|\s)")
+
+
+_ANY_PATTERN_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _PATTERN_RULES), re.I)
+# Embedded posts (tweets, Instagram, ...) are content even inside "social" wrappers.
+_EMBED_RX = _rx(r"embed|twitter-tweet|instagram-media|tiktok-embed")
+
+
+def _lower_rx(rx: re.Pattern) -> re.Pattern:
+    """``rx`` without IGNORECASE, for lower-cased input (its patterns are lower case; the
+    case-insensitive engine is about three times slower on these long alternations)."""
+    return re.compile(rx.pattern)
+
+
+_ANY_PATTERN_LRX = _lower_rx(_ANY_PATTERN_RX)
+_CONTENT_CLASS_LRX = _lower_rx(_CONTENT_CLASS_RX)
+_EMBED_LRX = _lower_rx(_EMBED_RX)
+_PATTERN_LRULES = tuple((name, _lower_rx(rx)) for name, rx in _PATTERN_RULES)
+_KEEP_ANY_LRX = _lower_rx(_KEEP_ANY_RX)
+_CAPTION_LRX = _lower_rx(_CAPTION_RX)
+_BYLINE_LRX = _lower_rx(_BYLINE_RX)
+
+
+@functools.lru_cache(maxsize=65536)
+def _classify_attrs(a: str) -> str | None:
+    """Removal rule named by a class/id string (pure, cached: strings repeat on a page)."""
+    a = a.lower()
+    if not _ANY_PATTERN_LRX.search(a) or _CONTENT_CLASS_LRX.search(a) or _EMBED_LRX.search(a):
+        return None
+    for name, rx in _PATTERN_LRULES:
+        if rx.search(a):
+            return name
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _keep_kind(a: str) -> str | None:
+    if not a:
+        return None
+    a = a.lower()
+    if not _KEEP_ANY_LRX.search(a):
+        return None
+    if _CAPTION_LRX.search(a):
+        return "caption"
+    return "byline" if _BYLINE_LRX.search(a) else None
+
+
+_HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
+    ("exclude_related", _rx(
+        r"^(?:related(?: \w+)?|more (?:\w+ ){0,2}(?:stories|articles|reads)|"
+        r"more (?:from|in|on|stories|news|articles|like this|to read|"
+        r"to explore|headlines)\b.*|you (?:may|might|will) (?:also )?(?:like|enjoy|be interested)"
+        r".*|read (?:more|next|also)|recommended(?: for you| stories| articles| reading)?|"
+        r"(?:most )?(?:popular|read|viewed|shared|commented)(?: now| stories| articles)?|"
+        r"trending(?: now| stories)?|also read|don'?t miss|further reading|what to read next|"
+        r"top stories|latest (?:news|stories|posts|articles|headlines)|see also|"
+        r"(?:other|similar|recent) (?:stories|articles|posts|news)|editor'?s picks?)"
+        r"[\s.:!…]*$")),
+    ("exclude_comments", _rx(
+        r"^(?:\d+\s+)?(?:comments?|responses?|replies)(?:\s*\(\d+\))?|leave a (?:reply|comment)"
+        r"|join the (?:discussion|conversation)|post a comment|add a comment"
+        r"|(?:\d+\s+)?thoughts? on\b.*$")),
+    ("exclude_share_bar", _rx(r"^(?:share(?: this)?(?: article| story| post| page)?|share on \w+|"
+                              r"follow us(?: on \w+)?)[\s.:!]*$")),
+    ("exclude_newsletter", _rx(r"^(?:sign up|subscribe|newsletter|get our newsletter|"
+                               r"stay (?:informed|updated|in touch))\b.{0,60}$")),
+)
+_ANY_HEADING_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _HEADING_TEXT_RULES), re.I)
+_STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "td",
+                              "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
+
+
+def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> dict:
+    """Captions and bylines (keep rules). Returns the protected elements, each mapped to
+    its kind (``"caption"`` or ``"byline"``), in document order."""
+    protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
+    for el in root.iter("figcaption", "caption"):
+        protected[el] = "caption"
+        fired.add("keep_caption")
+    for el in _ATTR_CANDIDATES(root):
+        if el is root:
+            continue
+        kind = _keep_kind(_attrs(el))
+        if kind is None:
+            continue
+        if kind == "caption" and _text_len(el) < 600:
+            protected.setdefault(el, "caption")
+            fired.add("keep_caption")
+        elif kind == "byline" and _text_len(el) < 200:
+            protected.setdefault(el, "byline")
+            fired.add("keep_byline")
+    for el in root.iter("a"):
+        if el.get("rel") == "author":
+            protected.setdefault(el, "byline")
+            fired.add("keep_byline")
+    return protected
+
+
+_RULE_CANDIDATES = lxml.etree.XPath(
+    ".//*[@class or @id or @role or self::nav or self::aside or self::footer or self::menu]")
+
+
+def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
+                    skip: frozenset = frozenset()) -> None:
+    """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
+    in ``skip`` (the page type's profile) do not apply."""
+    total = max(1, _text_len(root) - collapsed_menu_chars(root))
+    protected = _protected_blocks(root, fired)
+    # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
+    prose: dict = {}
+    for p in root.iter("p"):
+        n = _text_len(p) - sum(_text_len(a) for a in p.iter("a"))
+        if n >= 100:
+            prose[p] = n
+    prose_total = sum(prose.values())
+    holds_protected: set = set()  # ancestors of protected elements
+    for el in protected:
+        holds_protected.update(el.iterancestors())
+
+    def removable(el, rule) -> bool:
+        if rule == "exclude_comments" and keep_comments or rule in skip:
+            return False
+        n = _text_len(el)
+        if n > 0.5 * total and n > 400:
+            return False  # a page-level wrapper carrying a boilerplate-looking word
+        if rule != "exclude_cookie_banner" and prose_total:
+            mass = sum(prose.get(p, 0) for p in el.iter("p"))
+            if mass >= 0.25 * prose_total and mass >= 300:
+                return False  # holds a large share of the page's prose: not boilerplate
+        if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
+            return False
+        return True
+
+    for el in _RULE_CANDIDATES(root):
+        if el is root or not _is_el(el) or el.getparent() is None:
+            continue
+        if el in protected or el.tag in _STRUCTURAL_KEEP:
+            continue
+        anc = el.getparent()
+        rule = _TAG_RULES.get(el.tag)
+        role = (el.get("role") or "").strip().lower()
+        if rule is None and role in _ROLE_RULES:
+            rule = _ROLE_RULES[role]
+        if rule is None:
+            a = _attrs(el)
+            if a:
+                rule = _classify_attrs(a)
+        if rule is None or anc is None:
+            continue
+        if removable(el, rule):
+            _drop(el)
+            fired.add(rule)
+
+    # Section headings that announce boilerplate ("Related articles", "Comments", ...):
+    # drop the smallest enclosing container that is clearly just that section, else the
+    # heading and the block right after it.
+    for h in list(root.iter("h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "div", "p")):
+        if h.getparent() is None or h is root:
+            continue
+        if h.tag in ("span", "div", "strong", "b", "p"):
+            if len(h):
+                continue  # only leaf labels for generic tags
+            txt = h.text
+            if not txt or len(txt) > 120:
+                continue
+            txt = _squash(txt)
+        else:
+            txt = _squash(h.text_content())
+        if not txt or len(txt) > 60 or not _ANY_HEADING_RX.match(txt):
+            continue
+        rule = None
+        for name, rx in _HEADING_TEXT_RULES:
+            if rx.match(txt):
+                rule = name
+                break
+        if rule is None or (rule == "exclude_comments" and keep_comments) or rule in skip:
+            continue
+        label = h.tag in ("span", "strong", "b")
+        if label:
+            # a label that is the whole of its paragraph ("<p><strong>DON'T MISS</strong></p>")
+            # announces the block after the paragraph
+            par = h.getparent()
+            if par is not None and par is not root and par.tag == "p" and \
+                    _squash(par.text_content()) == txt:
+                h = par
+        container = h.getparent()
+        while container is not None and container is not root and len(container) == 1:
+            container = container.getparent()  # climb wrappers around the lone heading
+        if container is not None and container is not root and \
+                _text_len(container) < 0.3 * total and not label:
+            if removable(container, rule):
+                _drop(container)
+                fired.add(rule)
+                continue
+        nxt = h.getnext()
+        if rule in ("exclude_related", "exclude_comments") and nxt is not None and \
+                _text_len(nxt) < 0.3 * total and (
+                    nxt.tag not in ("p", "h1", "h2", "h3", "h4", "h5", "h6")
+                    or nxt.tag == "p" and _link_share(nxt) >= 0.6):
+            _drop(nxt)
+        _drop(h)
+        fired.add(rule)
+
+    if "exclude_related" not in skip:
+        _drop_teaser_lists(root, total, protected, fired)
+
+
+def _link_share(el: lxml.etree._Element) -> float:
+    n = _text_len(el)
+    return sum(_text_len(a) for a in el.iter("a")) / n if n else 0.0
+
+
+def _looks_like_teaser(item: lxml.etree._Element) -> bool:
+    n = _text_len(item)
+    if n == 0 or n > 600:
+        return False
+    links = [a for a in item.iter("a") if a.get("href")]
+    if not links:
+        return False
+    headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
+                 if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
+    pictured = any(True for a in links if any(True for _ in a.iter("img")))
+    text = item.text_content().rstrip()
+    truncated = text.endswith(("...", "…", "[…]", "[...]")) and bool(links)
+    if not (headed or pictured or truncated or any(True for _ in item.iter("time"))):
+        return False
+    link_chars = sum(_text_len(a) for a in links)
+    return headed or truncated or link_chars >= 0.2 * n or n < 120
+
+
+def _drop_teaser_lists(root, total, protected, fired) -> None:
+    """Containers whose children are mostly teasers (link + heading/image/date, short)."""
+    for el in list(root.iter("div", "section", "ul", "ol")):
+        if el is root or el.getparent() is None or el in protected:
+            continue
+        items = [c for c in el if _is_el(c)]
+        if len(items) < 3:
+            continue
+        n = _text_len(el)
+        if n > 0.5 * total:
+            continue
+        teasers = sum(1 for c in items if _looks_like_teaser(c))
+        if teasers >= 3 and teasers >= 0.6 * len(items):
+            _drop(el)
+            fired.add("exclude_related")
+
+
+def _recipe_exclude(root: lxml.etree._Element, exclude_selectors, fired: set[str]) -> None:
+    for sel in exclude_selectors:
+        try:
+            matches = root.cssselect(sel)
+        except Exception:
+            continue
+        for el in matches:
+            if el is root or el.getparent() is None:
+                continue
+            _drop(el)
+            fired.add("recipe_exclude")

@@ -1,0 +1,99 @@
+"""Pre-cleaning: non-content elements and hidden blocks leave the working copy."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.etree
+
+from gatecrawl.core.extract.dom import _attr_match, _drop, _is_el, _text_len
+
+
+_NON_CONTENT = (
+    "script", "style", "noscript", "template", "svg", "math", "iframe", "frame", "frameset",
+    "object", "embed", "applet", "canvas", "button", "input", "select", "textarea", "option",
+    "optgroup", "datalist", "map", "area", "audio", "video", "source", "track", "dialog",
+    "head", "title", "meta", "link", "base", "param",
+)
+#: controls that an unclosed tag can stretch over the whole page
+_SWALLOWING = ("button", "dialog", "select", "textarea", "option", "map", "object", "canvas",
+               "audio", "video", "iframe", "template", "noscript")
+#: a control or hidden block holding more than this share of the page's text is kept (unwrapped)
+DOMINANT_SHARE = 0.5
+
+
+_HIDDEN_STYLE = re.compile(r"(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
+_HIDDEN_CLASS = re.compile(
+    r"(?:^|\s)(?:hidden|hide|d-none|sr-only|visually-hidden|visuallyhidden|screen-reader-text|"
+    r"screenreader|screen-reader-only|show-for-sr|element-invisible|element-hidden|a11y-hidden|"
+    r"assistive-text|u-visually-hidden|is-visually-hidden|off-screen|"
+    r"offscreen|is-hidden|u-hidden|print-only|print-header|visible-print|show-for-print|"
+    r"d-print-block)(?:\s|$)", re.I)
+
+
+def _is_hidden(el: lxml.etree._Element) -> bool:
+    if el.get("hidden") is not None:
+        return True
+    if (el.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = el.get("style")
+    if style and _HIDDEN_STYLE.search(style):
+        return True
+    cls = el.get("class")
+    if cls and _attr_match(_HIDDEN_CLASS, cls):
+        return True
+    return False
+
+
+_HIDDEN_CANDIDATES = lxml.etree.XPath(
+    ".//*[@hidden or @aria-hidden or contains(@style, 'none') or contains(@style, 'hidden') "
+    "or contains(@class, 'hid') or contains(@class, 'sr-only') or contains(@class, 'd-none') "
+    "or contains(@class, 'offscreen') or contains(@class, 'screen') or contains(@class, 'print') or contains(@class, 'invisible') or contains(@class, 'assistive') "
+    "or contains(@class, 'show-for-sr')]")
+
+
+def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = False) -> list:
+    """Remove non-content and hidden elements from the working copy.
+
+    A control or hidden block that holds most of the page's text is the page, not chrome:
+    an unclosed ``<button>`` or ``<dialog>`` swallows the rest of the document, and streamed
+    pages park their content in a ``hidden`` block that a script reveals. Such an element
+    is unwrapped (its text stays) instead of removed (``keep_dominant_block``).
+
+    With ``defer_aria``, blocks hidden only by ``aria-hidden="true"`` (hidden from screen
+    readers, shown on screen: carousel slides, decorative copies) are returned instead of
+    removed, so the candidates' vote can still see them."""
+    deferred: list = []
+    total = None
+    for el in body.iter(*_SWALLOWING):
+        if total is None:
+            total = _text_len(body)
+        if total and _text_len(el) > DOMINANT_SHARE * total:
+            el.tag = "div"
+            fired.add("keep_dominant_block")
+    # C-level removal; the text after a removed element (its tail) is kept
+    lxml.etree.strip_elements(body, *_NON_CONTENT, lxml.etree.Comment,
+                              lxml.etree.ProcessingInstruction, with_tail=False)
+    total = None
+    for el in _HIDDEN_CANDIDATES(body):
+        if el is body or not _is_el(el) or el.getparent() is None:
+            continue
+        if _is_hidden(el):
+            if total is None:
+                total = _text_len(body)
+            if total and _text_len(el) > DOMINANT_SHARE * total:
+                fired.add("keep_dominant_block")
+                continue
+            if defer_aria and _aria_hidden_only(el):
+                deferred.append(el)
+                continue
+            _drop(el)
+            fired.add("exclude_hidden")
+    return deferred
+
+
+def _aria_hidden_only(el: lxml.etree._Element) -> bool:
+    if (el.get("aria-hidden") or "").strip().lower() != "true" or el.get("hidden") is not None:
+        return False
+    style, cls = el.get("style"), el.get("class")
+    return not (style and _HIDDEN_STYLE.search(style)) and not (cls and _attr_match(_HIDDEN_CLASS, cls))

@@ -1,0 +1,348 @@
+"""Second opinion and vote units: the reference extractor's text, text units,
+loose-text wrapping, pruning by reference or by the candidates' vote."""
+
+from __future__ import annotations
+
+import copy
+import logging
+
+import lxml.etree
+import lxml.html
+
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_match, _attrs,
+    _drop, _is_el, _rx, _squash)
+from gatecrawl.core.extract.patterns import _EMBED_RX
+from gatecrawl.core.pagetype import _CURRENCY
+
+
+_CREDIT_ONLY_RX = _rx(r"credit")
+_CAPTION_WORD_RX = _rx(r"caption")
+_LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
+                         "table", "blockquote", "figcaption", "caption", "address"])
+
+
+#: atomic units of the candidates' vote (tables and cells are split: layout tables hold whole columns)
+_VOTE_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
+                         "figcaption", "caption", "address"])
+#: the reference must cover at least this share of its own shingles inside our selection
+REF_SUBSET_MIN = 0.9
+#: with the whole page's reference text, at least this share of it must lie in our selection
+REF_PAGE_SUBSET_MIN = 0.5
+#: a unit is kept when this share of its shingles occurs in the reference
+REF_KEEP_MIN = 0.5
+#: and must cover at least this share of the selection's shingles
+REF_COVER_MIN = 0.55
+
+
+class _QuietReference(logging.Filter):
+    """The second opinion often finds nothing to say; its "discarding data" warnings are
+    expected, not a problem worth a log line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "discarding data" not in record.getMessage()
+
+
+_QUIET = _QuietReference()
+
+
+def _reference_text(root: lxml.etree._Element) -> str | None:
+    """Text of the selection according to an independent extractor (trafilatura, fast mode,
+    run on a copy of the selection), or None when it is not available."""
+    try:
+        import trafilatura  # runtime dependency; optional here
+    except Exception:
+        return None
+    tlog = logging.getLogger("trafilatura.core")
+    if _QUIET not in tlog.filters:
+        tlog.addFilter(_QUIET)
+    html = lxml.html.Element("html")
+    body = copy.deepcopy(root)
+    body.tag = "body"
+    body.tail = None
+    html.append(body)
+    try:
+        return trafilatura.extract(html, fast=True, include_comments=False, include_tables=True,
+                                   deduplicate=False)
+    except Exception:
+        return None
+
+
+def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> list:
+    """The text units under ``root`` in document order: leaf blocks (paragraphs, list items,
+    headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
+    units: list = []
+    # elements holding a block element, marked bottom-up in one pass (each ancestor once)
+    holds_block: set = set()
+    for d in root.iter(*_BLOCKS):
+        if d is root:
+            continue
+        for anc in d.iterancestors():
+            if anc in holds_block:
+                break
+            holds_block.add(anc)
+            if anc is root:
+                break
+
+    def collect(el) -> None:
+        for child in el:
+            if not _is_el(child):
+                continue
+            if child.tag in atomic or child not in holds_block:
+                units.append(child)
+            else:
+                collect(child)
+
+    collect(root)
+    return units
+
+
+def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
+    """Wrap runs of loose text (a container's own text, inline children and tails between
+    its block children) in ``<p>`` elements, so that every piece of text belongs to a unit
+    the candidates can vote on (``wrap_loose_text``). Text-only and inline-only elements are
+    left as they are."""
+    holds_block: set = set()
+    for d in root.iter(*_BLOCKS):
+        for anc in d.iterancestors():
+            if anc in holds_block:
+                break
+            holds_block.add(anc)
+            if anc is root:
+                break
+    for el in [e for e in root.iter() if e in holds_block]:
+        if el.tag in ("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"):
+            continue
+        # is there a run of loose text next to a block child?
+        loose = bool((el.text or "").strip())
+        mixed = False
+        for child in el:
+            is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
+            if is_block:
+                mixed = True
+                if (child.tail or "").strip():
+                    loose = True
+            elif _is_el(child) and (child.text_content() or "").strip():
+                loose = True
+        if not (mixed and loose):
+            continue
+        # rebuild: walk the children again, replacing each run by a <p>
+        fired.add("wrap_loose_text")
+        new_children: list = []
+        text = el.text or ""
+        inline: list = []
+        for child in list(el):
+            is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
+            if is_block:
+                new_children.extend(_make_run(text, inline))
+                tail = child.tail or ""
+                child.tail = None
+                new_children.append(child)
+                text, inline = tail, []
+            else:
+                inline.append(child)
+        new_children.extend(_make_run(text, inline))
+        for child in list(el):
+            el.remove(child)
+        el.text = None
+        for child in new_children:
+            if isinstance(child, str):
+                if len(el):
+                    el[-1].tail = (el[-1].tail or "") + child
+                else:
+                    el.text = (el.text or "") + child
+            else:
+                el.append(child)
+
+
+def _make_run(text: str, inline: list) -> list:
+    """A run of loose text and inline elements as a new <p> (or as plain whitespace)."""
+    has_text = text.strip() or any(_is_el(c) and (c.text_content() or "").strip() for c in inline)
+    if not has_text:
+        out: list = [text] if text else []
+        for c in inline:
+            tail = c.tail
+            c.tail = None
+            out.append(c)
+            if tail:
+                out.append(tail)
+        return out
+    p = lxml.html.Element("p")
+    p.text = text
+    for c in inline:
+        p.append(c)  # tails travel with their element
+    return [p]
+
+
+def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Element:
+    """The deepest element holding every element of ``els`` (``stop`` at most)."""
+    chain = [els[0], *els[0].iterancestors()]
+    pos = {id(e): k for k, e in enumerate(chain)}
+    best = 0
+    for el in els[1:]:
+        k = next((pos[id(a)] for a in (el, *el.iterancestors()) if id(a) in pos), None)
+        if k is None:
+            return stop
+        best = max(best, k)
+    stop_k = pos.get(id(stop))
+    if stop_k is not None and best > stop_k:
+        return stop
+    return chain[best]
+
+
+def _shared_share(root: lxml.etree._Element, ref: str) -> float | None:
+    """Share of ``root``'s 4-token shingles that occur in ``ref``."""
+    ours = _shingle_set(_TOKEN_RX.findall(root.text_content().lower()))
+    if not ours:
+        return None
+    theirs = _shingle_set(_TOKEN_RX.findall((ref or "").lower()))
+    return round(len(ours & theirs) / len(ours), 4)
+
+
+def _shingle_set(tokens: list[str]) -> set:
+    """The set of 4-token windows (``tuple(tokens[i:i + 4])`` for every i), built by zip."""
+    return set(zip(tokens, tokens[1:], tokens[2:], tokens[3:]))
+
+
+#: a heading right after the title with at least this many tokens can be a standfirst
+STANDFIRST_MIN_TOKENS = 8
+#: longest text recorded for one set-aside byline/dateline/caption
+SET_ASIDE_MAX_CHARS = 300
+
+
+#: a unit "states a price" when it has a currency amount and at most this many characters
+PRICE_UNIT_MAX_CHARS = 60
+
+
+def _is_price(el: lxml.etree._Element) -> bool:
+    t = _squash(el.text_content())
+    return len(t) <= PRICE_UNIT_MAX_CHARS and _CURRENCY.search(t) is not None
+
+
+def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[str], *,
+                        keep_bylines: bool = False, keep_captions: bool = False,
+                        set_aside: list | None = None, votes=None,
+                        removed: list | None = None, page_ref=None, keep_prices: bool = False) -> None:
+    """``exclude_reference_disagree``: when an independent extractor's text (see
+    :func:`_reference_text`) is (nearly) a subset of our selection and covers most of it,
+    text units (paragraphs, list items, leaf blocks) it leaves out are removed. Never
+    removed: the first heading, ``h1``, quotes, embedded posts, or units holding them;
+    bylines and ``time`` datelines only with ``keep_bylines``, captions only with
+    ``keep_captions``; with ``keep_prices`` (a product page) a short unit that states a price;
+    a list keeps all its items when the reference keeps any of them; a
+    heading stays when anything of its section stays, except a standfirst (see the module
+    docstring). Removed bylines, datelines, standfirsts and captions are appended to
+    ``set_aside`` as ``(kind, text)``."""
+    if votes is None:
+        ref = page_ref() if page_ref is not None else _reference_text(root)
+        if not ref:
+            return
+        ref_tokens = _TOKEN_RX.findall(ref)
+        if len(ref_tokens) < 40:
+            return
+        ref_sh = _shingle_set(ref_tokens)
+        ours_sh = _shingle_set(_TOKEN_RX.findall(root.text_content()))
+        common = len(ref_sh & ours_sh)
+        subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
+        if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
+            return
+        ref_joined = " " + " ".join(ref_tokens) + " "
+    rule_name = "exclude_reference_disagree" if votes is None else "exclude_no_agreement"
+    first_heading = next(iter(root.iter("h1")), None)
+    if first_heading is None:
+        first_heading = next(iter(root.iter("h2", "h3")), None)
+    keep_kind = {"byline": keep_bylines, "caption": keep_captions}
+    shield = []
+    meta_kind: dict = {}  # element inside / holding an unshielded byline/caption -> kind
+
+    def mark(el, kind: str) -> None:
+        for x in (*el.iter(), *el.iterancestors()):
+            meta_kind.setdefault(x, kind)
+
+    for el, kind in protected.items():
+        if el.getparent() is None:
+            continue
+        credit_only = el.tag not in ("figcaption", "caption") and _CREDIT_ONLY_RX.search(
+            _attrs(el)) and not _CAPTION_WORD_RX.search(_attrs(el))
+        if keep_kind[kind] and not credit_only:  # image credits alone are never shielded
+            shield.append(el)
+        else:
+            mark(el, kind)
+    for el in root.iter("time"):
+        if keep_bylines:
+            shield.append(el)
+        else:
+            mark(el, "dateline")
+    if first_heading is not None:
+        shield.append(first_heading)
+    shield.extend(root.iter("h1", "blockquote"))
+    shield.extend(el for el in _ATTR_CANDIDATES(root) if _attr_match(_EMBED_RX, _attrs(el)))
+    covered: set = set()  # inside a shielded element
+    holds: set = set()  # holds a shielded element
+    for el in shield:
+        if el in covered:
+            continue
+        covered.update(el.iter())
+        holds.update(el.iterancestors())
+
+    units = _leaf_units(root)
+
+    def in_ref(el) -> bool:
+        if votes is not None:
+            return votes(el)
+        toks = _TOKEN_RX.findall(el.text_content())
+        if not toks:
+            return True
+        if len(toks) >= 4:
+            sh = _shingle_set(toks)
+            return sum(1 for s in sh if s in ref_sh) >= REF_KEEP_MIN * len(sh)
+        return (" " + " ".join(toks) + " ") in ref_joined
+
+    keep = [u in covered or u in holds or (keep_prices and _is_price(u)) or in_ref(u) for u in units]
+    # lists: all items stay when the reference keeps any of them
+    # (with votes, each item was voted on: no expansion)
+    kept_lists = set() if votes is not None else {u.getparent() for u, k in zip(units, keep) if k and u.tag == "li"}
+    for i, u in enumerate(units):
+        if not keep[i] and u.tag == "li" and u.getparent() in kept_lists:
+            keep[i] = True
+    # A standfirst: a sentence-long h2-h6 straight after the title (nothing kept between
+    # them) that the reference leaves out is a summary line of the header, not a section
+    # heading; it is set aside like a byline (with keep_bylines it stays).
+    standfirst = set()
+    if first_heading is not None and not keep_bylines:
+        seen_title = False
+        title_units = {first_heading, *first_heading.iterancestors()}
+        for i, u in enumerate(units):
+            if u in title_units:
+                seen_title = True
+                continue
+            if not seen_title:
+                continue
+            if u.tag in ("h2", "h3", "h4", "h5", "h6") and not keep[i] and \
+                    len(_TOKEN_RX.findall(u.text_content())) >= STANDFIRST_MIN_TOKENS:
+                standfirst.add(u)
+                meta_kind.setdefault(u, "standfirst")
+                continue
+            if keep[i] and _TOKEN_RX.search(u.text_content() or ""):
+                break
+    # headings: stay when anything up to the next heading stays
+    for i, u in enumerate(units):
+        if not keep[i] and u.tag in ("h2", "h3", "h4", "h5", "h6") and u not in standfirst:
+            for j in range(i + 1, len(units)):
+                if units[j].tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+                    break
+                if keep[j] and _TOKEN_RX.search(units[j].text_content() or ""):
+                    keep[i] = True
+                    break
+    for u, k in zip(units, keep):
+        if not k and u.getparent() is not None:
+            kind = meta_kind.get(u)
+            if kind is not None and set_aside is not None:
+                text = _squash(u.text_content())
+                if text:
+                    set_aside.append((kind, text[:SET_ASIDE_MAX_CHARS]))
+            elif removed is not None:
+                text = _squash(u.text_content())
+                if text:
+                    removed.append((rule_name, text[:SET_ASIDE_MAX_CHARS]))
+            _drop(u)
+            fired.add(rule_name)

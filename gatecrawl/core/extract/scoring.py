@@ -1,0 +1,145 @@
+"""The density candidate: per-element content scores, the semantic containers around it."""
+
+from __future__ import annotations
+
+import lxml.etree
+
+from gatecrawl.core.extract.dom import _BLOCKS, _SENTENCE, _css_path, _is_el, _squash
+
+
+_BLOCK_COST = 10
+COVERAGE_MIN = 0.45
+COVERAGE_KEEP = 0.8  # widening may cost at most 20% of the chosen node's score
+
+
+class _Scores:
+    """Per-element content score (sum of block values inside the element)."""
+
+    def __init__(self, body: lxml.etree._Element) -> None:
+        # Keys are ids of elements kept alive in ``self.order`` (lxml proxies are only
+        # stable while referenced).
+        self.order: list[lxml.etree._Element] = []
+        self.score: dict[int, float] = {}
+        self.text: dict[int, int] = {}
+        self.positive_total = 0.0
+        self._compute(body)
+
+    def _compute(self, body: lxml.etree._Element) -> None:
+        # Attribute text to nearest block ancestor: iterative walk with explicit stack.
+        block_plain: dict[int, int] = {}
+        block_link: dict[int, int] = {}
+        block_sent: dict[int, int] = {}
+        block_el: dict[int, lxml.etree._Element] = {}
+        parent_of: dict[int, int | None] = {}
+        order: list[lxml.etree._Element] = []
+        # stack entries: (element, nearest block id, inside link)
+        stack = [(body, None, False)]
+        while stack:
+            el, blk, in_link = stack.pop()
+            key = id(el)
+            order.append(el)
+            tag = el.tag if _is_el(el) else ""
+            if tag in _BLOCKS or blk is None:
+                blk_here = key
+                block_el[key] = el
+            else:
+                blk_here = blk
+            link_here = in_link or tag == "a"
+            if el.text:
+                self._add(block_plain, block_link, block_sent, blk_here, el.text, link_here)
+            for child in reversed(el):
+                parent_of[id(child)] = key
+                stack.append((child, blk_here, link_here))
+                if child.tail:  # a child's tail belongs to this element's block
+                    self._add(block_plain, block_link, block_sent, blk_here, child.tail,
+                              link_here)
+        # block values
+        value: dict[int, float] = {}
+        for key, el in block_el.items():
+            plain = block_plain.get(key, 0)
+            link = block_link.get(key, 0)
+            if plain + link == 0:
+                continue
+            v = plain - 2 * max(0, link - plain) - _BLOCK_COST + 10 * min(block_sent.get(key, 0), 5)
+            value[key] = v
+            if v > 0:
+                self.positive_total += v
+        # propagate sums upward (reverse document order = children before parents)
+        score: dict[int, float] = {}
+        text: dict[int, int] = {}
+        for el in reversed(order):
+            key = id(el)
+            s = score.get(key, 0.0) + value.get(key, 0.0)
+            t = text.get(key, 0) + block_plain.get(key, 0) + block_link.get(key, 0)
+            score[key] = s
+            text[key] = t
+            pk = parent_of.get(key)
+            if pk is not None:
+                score[pk] = score.get(pk, 0.0) + s
+                text[pk] = text.get(pk, 0) + t
+        self.score = score
+        self.text = text
+        self.order = order
+        self.block_el = block_el
+
+    @staticmethod
+    def _add(plain, link, sent, blk, text, in_link) -> None:
+        n = len(_squash(text))
+        if not n:
+            return
+        if in_link:
+            link[blk] = link.get(blk, 0) + n
+        else:
+            plain[blk] = plain.get(blk, 0) + n
+            sent[blk] = sent.get(blk, 0) + len(_SENTENCE.findall(text))
+
+    def best(self, body: lxml.etree._Element) -> lxml.etree._Element | None:
+        best_el = None
+        best_key = None
+        depth_of = {id(body): 0}
+        for el in body.iter():
+            if not _is_el(el):
+                continue
+            p = el.getparent()
+            d = depth_of.get(id(p), 0) + 1 if el is not body else 0
+            depth_of[id(el)] = d
+            s = self.score.get(id(el), 0.0)
+            if s <= 0:
+                continue
+            k = (s, d)
+            if best_key is None or k > best_key:
+                best_key = k
+                best_el = el
+        return best_el
+
+
+_SEMANTIC_ORDER = (
+    ("semantic_article_body", lambda el: "articlebody" in (el.get("itemprop") or "").lower()),
+    ("semantic_article", lambda el: el.tag == "article"),
+    ("semantic_main", lambda el: el.tag == "main"),
+    ("role_main", lambda el: (el.get("role") or "").lower() == "main"),
+)
+
+
+def _semantic_ancestor(el: lxml.etree._Element, stop: lxml.etree._Element):
+    node = el
+    while node is not None:
+        for name, pred in _SEMANTIC_ORDER:
+            if pred(node):
+                return node, name
+        if node is stop:
+            break
+        node = node.getparent()
+    return None, None
+
+
+def _selector_of(el: lxml.etree._Element, rule: str) -> str:
+    if rule == "semantic_article_body":
+        return f"{el.tag}[itemprop~=articleBody]" if el.tag else "[itemprop~=articleBody]"
+    if rule == "semantic_article":
+        return "article"
+    if rule == "semantic_main":
+        return "main"
+    if rule == "role_main":
+        return "[role=main]"
+    return _css_path(el)

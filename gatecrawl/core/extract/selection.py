@@ -1,0 +1,279 @@
+"""``select_main``: the own candidate, the rules, the candidates' vote, the listing rescue."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import lxml.html
+
+from gatecrawl.core import pagetype
+from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide
+from gatecrawl.core.extract.dom import MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len
+from gatecrawl.core.extract.preclean import _preclean
+from gatecrawl.core.extract.patterns import _clean_patterns, _protected_blocks, _recipe_exclude
+from gatecrawl.core.extract.blocks import (_clean_links, _drop_ad_labels, _drop_author_bios,
+    _drop_calls_to_action, _drop_inline_teasers, _drop_media_and_policy, _drop_popovers,
+    _drop_press_boilerplate)
+from gatecrawl.core.extract.scoring import (COVERAGE_KEEP, COVERAGE_MIN, _Scores, _selector_of,
+    _semantic_ancestor)
+from gatecrawl.core.extract.reference import (SET_ASIDE_MAX_CHARS, _VOTE_UNITS, _common_ancestor,
+    _leaf_units, _prune_by_reference, _shared_share, _wrap_loose_text)
+from gatecrawl.core.extract.listing import _listing_rescue
+
+
+@dataclass(frozen=True)
+class Selection:
+    root: lxml.html.HtmlElement
+    rule: str
+    selector: str | None
+    removal_rules: tuple[str, ...]
+    main_text_chars: int
+    page_text_chars: int
+    #: bylines, datelines, standfirsts and captions taken out of the body by the second opinion, as
+    #: ``(kind, text)`` in document order (kept for the evidence packet, not the Markdown)
+    set_aside: tuple[tuple[str, str], ...] = ()
+    #: text units of the own selection that the candidates' vote removed, as ``(rule, text)``
+    removed: tuple[tuple[str, str], ...] = ()
+    #: the vote: mode, each candidate's size and agreement with the own selection (or None)
+    agreement: dict | None = None
+    #: share of the selection's text the independent extractor (trafilatura) keeps too, or
+    #: None when it was not consulted
+    reference_share: float | None = None
+    #: the page type that chose the extraction profile (detected, or pinned by the recipe)
+    page_type: "pagetype.PageTypeGuess | None" = None
+
+
+#: removal rules that cut the content of a page type (its extraction profile)
+PROFILES: dict[str, frozenset] = {
+    "article": frozenset(),
+    "documentation": frozenset(),
+    "service": frozenset(),
+    "product": frozenset(),
+    "forum": frozenset({"exclude_comments"}),
+    "listing": frozenset({"exclude_related", "exclude_link_dense", "exclude_inline_teaser"}),
+}
+
+
+def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
+                exclude_selectors: Sequence[str] = (), keep_comments: bool = False,
+                keep_bylines: bool = False, keep_captions: bool = False,
+                agreement: bool = True, page_type: str | None = None, url: str = "") -> Selection:
+    """Select the main content of ``doc`` (see the module docstring).
+
+    An internal error propagates: ``convert()`` turns it into a ``converter_error`` drop.
+    Falling back to the whole body here would keep navigation and footers as a success."""
+    return _select_main(doc, main_selectors=main_selectors,
+                        exclude_selectors=exclude_selectors, keep_comments=keep_comments,
+                        keep_bylines=keep_bylines, keep_captions=keep_captions,
+                        agreement=agreement, page_type=page_type, url=url)
+
+
+def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
+                 keep_bylines=False, keep_captions=False, agreement=True, page_type=None,
+                 url="") -> Selection:
+    fired: set[str] = set()
+    if page_type is None:
+        guess = pagetype.detect_page_type(doc, url)
+    else:
+        guess = pagetype.PageTypeGuess(page_type, ("recipe",), pinned=True)
+    skip = PROFILES.get(guess.type, frozenset())
+    comments_are_content = "exclude_comments" in skip
+    src_body = None
+    if doc is not None and _is_el(doc):
+        if doc.tag == "body":
+            src_body = doc
+        else:
+            src_body = doc.find("body")
+            if src_body is None:
+                src_body = doc.find(".//body")
+    if src_body is None:
+        src_body = lxml.html.Element("body")
+        if doc is not None and _is_el(doc):
+            src_body.append(copy.deepcopy(doc))
+    body = copy.deepcopy(src_body)
+    body.tail = None
+    base_href = None
+    try:
+        for b in doc.getroottree().getroot().iter("base"):
+            if b.get("href"):
+                base_href = b.get("href").strip()
+                break
+    except Exception:
+        base_href = None
+    vote = agreement and not keep_comments
+    aria_hidden = _preclean(body, fired, defer_aria=vote)
+    # The candidates' vote sees the page before the own pattern rules (and with the blocks
+    # hidden from screen readers only): a unit those rules removed can come back when both
+    # other candidates keep it.
+    vote_units: list = []
+    vote_body = body
+    if vote:
+        _wrap_loose_text(body, fired)
+        for i, u in enumerate(_leaf_units(body, _VOTE_UNITS)):
+            u.set(UNIT_ATTR, str(i))
+        vote_body = copy.deepcopy(body)
+        vote_units = _leaf_units(vote_body, _VOTE_UNITS)
+        for el in aria_hidden:
+            if el.getparent() is not None:
+                _drop(el)
+                fired.add("exclude_hidden")
+    page_chars = _text_len(body)
+
+    chosen = None
+    rule = "body_fallback"
+    selector: str | None = "body"
+
+    for sel in main_selectors or ():
+        try:
+            matches = body.cssselect(sel)
+        except Exception:
+            continue
+        for el in matches:
+            if _text_len(el) >= MIN_TEXT:
+                chosen, rule, selector = el, "recipe_selector", sel
+                break
+        if chosen is not None:
+            break
+
+    if chosen is None:
+        _recipe_exclude(body, exclude_selectors, fired)
+        _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip)
+        scores = _Scores(body)
+        best = scores.best(body)
+        if best is not None:
+            chosen, rule = best, "density_score"
+            # Several <article> elements inside the candidate (the post plus "more posts"
+            # cards): the one holding the page's first <h1> is the main one.
+            arts = [a for a in best.iter("article") if a is not best]
+            if len(arts) >= 2:
+                h1 = next(iter(body.iter("h1")), None)
+                if h1 is not None:
+                    for a in arts:
+                        if any(h is h1 for h in a.iter("h1")) and _text_len(a) >= MIN_TEXT:
+                            best = a
+                            break
+            sem, sem_rule = _semantic_ancestor(best, body)
+            if sem is not None and sem is not body:
+                if scores.score.get(id(sem), 0) >= 0.6 * scores.score.get(id(best), 0):
+                    chosen, rule = sem, sem_rule
+            # coverage guard
+            total = scores.positive_total
+            if total > 0 and rule not in ("semantic_article", "semantic_article_body"):
+                node = chosen
+                while (node is not None and node is not body
+                       and scores.score.get(id(node), 0) < COVERAGE_MIN * total):
+                    node = node.getparent()
+                if node is not None and node is not chosen:
+                    # only widen when the wider node is not dominated by junk
+                    n_art = sum(1 for _ in chosen.iter("article"))
+                    if scores.score.get(id(node), 0) >= COVERAGE_KEEP * scores.score.get(id(chosen), 0) and \
+                            sum(1 for _ in node.iter("article")) == n_art:
+                        chosen, rule = node, "coverage_guard"
+            selector = _selector_of(chosen, rule)
+
+    if chosen is None:
+        chosen = body
+        rule, selector = "body_fallback", "body"
+
+    units = vote_units if rule != "recipe_selector" else []
+    root = copy.deepcopy(chosen)
+    root.tail = None
+    if rule == "recipe_selector":
+        _recipe_exclude(root, exclude_selectors, fired)
+        _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip)
+    _clean_links(root, fired, skip)
+    protected = _protected_blocks(root, fired)  # also records the keep rules that apply
+    _drop_popovers(root, fired)
+    _drop_author_bios(root, protected, fired)
+    if "exclude_inline_teaser" not in skip:
+        _drop_inline_teasers(root, protected, fired)
+    _drop_calls_to_action(root, protected, fired)
+    _drop_ad_labels(root, protected, fired)
+    _drop_press_boilerplate(root, protected, fired)
+    _drop_media_and_policy(root, protected, fired)
+    set_aside: list[tuple[str, str]] = []
+    removed: list[tuple[str, str]] = []
+    agreement_info = None
+    ref_cache: dict = {}
+
+    def page_text(name: str) -> str:
+        if name not in ref_cache:
+            ref_cache[name] = candidate_text(doc, name, include_comments=comments_are_content)
+        return ref_cache[name]
+
+    shared = bool(units)
+    keep_prices = guess.type == "product"  # a product page's price is content
+    if not keep_comments:  # the reference extractor leaves comments out
+        _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
+                            keep_captions=keep_captions, keep_prices=keep_prices,
+                            set_aside=set_aside, removed=removed,
+                            page_ref=(lambda: page_text("trafilatura")) if shared else None)
+    if units:
+        own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
+        region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
+        ballots = [Ballot(i, _TOKEN_RX.findall(u.text_content().lower()), i in own_idx, u.tag,
+                          in_region=i in region)
+                   for i, u in enumerate(units)]
+        res = decide(ballots, page_text)
+        agreement_info = res.to_dict()
+        if res.keep is not None:
+            kept_units = [units[i] for i in sorted(res.keep)]
+            container = _common_ancestor(kept_units, vote_body) if kept_units else chosen
+            if container is not chosen:
+                rule = "agreement"
+                selector = _selector_of(container, rule)
+            root = copy.deepcopy(container)
+            root.tail = None
+            protected = _protected_blocks(root, fired)
+            keep_set = res.keep
+
+            def votes(el) -> bool:
+                idx = el.get(UNIT_ATTR)
+                if idx is not None:
+                    return int(idx) in keep_set
+                inner = [int(d.get(UNIT_ATTR)) for d in el.iter() if _is_el(d) and d.get(UNIT_ATTR)]
+                return not inner or any(i in keep_set for i in inner)
+
+            set_aside = []
+            removed = [("exclude_no_agreement", _squash(units[i].text_content())[:SET_ASIDE_MAX_CHARS])
+                       for i in res.removed]
+            _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
+                                keep_captions=keep_captions, keep_prices=keep_prices,
+                                set_aside=set_aside, votes=votes)
+            fired.add("agreement")
+        for e in root.iter():
+            if _is_el(e) and e.get(UNIT_ATTR) is not None:
+                del e.attrib[UNIT_ATTR]
+    if vote and rule != "recipe_selector":
+        rescued = _listing_rescue(vote_body, _text_len(root))
+        if rescued is not None:
+            root = copy.deepcopy(rescued)
+            root.tail = None
+            for e in root.iter():
+                if _is_el(e) and e.get(UNIT_ATTR) is not None:
+                    del e.attrib[UNIT_ATTR]
+            _clean_links(root, fired, skip)
+            _drop_popovers(root, fired)
+            rule, selector = "listing_items", _selector_of(rescued, "listing_items")
+            fired.add("listing_items")
+            set_aside, removed = [], []
+    reference_share = None
+    if "trafilatura" in ref_cache:
+        reference_share = _shared_share(root, ref_cache["trafilatura"])
+    if base_href:
+        root.set("data-gc-base", base_href)
+    return Selection(
+        root=root,
+        rule=rule,
+        selector=selector,
+        removal_rules=tuple(sorted(fired)),
+        main_text_chars=_text_len(root),
+        page_text_chars=page_chars,
+        set_aside=tuple(set_aside),
+        removed=tuple(removed),
+        agreement=agreement_info,
+        reference_share=reference_share,
+        page_type=guess,
+    )
