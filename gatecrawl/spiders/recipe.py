@@ -422,32 +422,28 @@ class RecipeSpider(scrapy.Spider):
             return
         t0 = time.perf_counter()
         try:
-            # The links are read before the capture leaves: it carries them (changed-only
-            # recrawls request them again when the page answers 304 next time).
-            requests = list(self._follow(response, capture))
+            # Before the capture goes to the pipelines: it carries its links (kept for recrawls).
+            requests = list(self._follow(response, capture, depth))
         finally:
             forget_doc(response)  # the tree is not kept while the page is converted
             self.crawler.stats.inc_value("gatecrawl/stage_ms/links", int((time.perf_counter() - t0) * 1000))
         yield capture
         yield from requests
 
-    def _follow(self, response: TextResponse, capture: PageCapture | None = None) -> Any:
+    def _follow(self, response: TextResponse, capture: PageCapture, depth: int) -> Any:
         """Requests for the links (and the viewer PDF) of a response, as the recipe says; the
-        followable links also go to ``capture.links``."""
-        depth = response.meta.get("depth", 0)
+        followable links are recorded on ``capture``."""
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
             return  # too_complex: not parsed on the reactor thread for links either
         doc = response_doc(response) if isinstance(response, HtmlResponse) else None
-        if doc is not None:
-            yield from self._viewer_pdf(response, depth, doc)
-        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
-            return
         if doc is None:
             return
-        links = list(dict.fromkeys(self._links(response, doc)))
-        if capture is not None:
-            capture.links = links
+        yield from self._viewer_pdf(response, depth, doc)
+        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
+            return
+        links = list(dict.fromkeys(self._links(response, doc)))  # once each (the stored state too)
+        capture.links = links
         for url in links:
             if self._admit(url):
                 yield self._request(url, depth=depth + 1)
