@@ -30,6 +30,7 @@ def test_only_validated_pages_teach_the_model():
     kept_render = {"outcome": "kept", "reader": "render", "escalated_from": "http", "escalation_reason": "shell_page"}
     assert observation(kept_render) == "browser"
     assert observation({**kept_render, "escalated_from": "routing", "escalation_reason": "routed"}) == "browser"
+    assert observation({**kept_render, "escalation_reason": "embedded_data_failed"}) == "browser"  # its data did not read
     assert observation({**kept_render, "escalation_reason": "force"}) is None  # the recipe forced it
     assert observation({"outcome": "kept", "reader": "http"}) == "plain"
     assert observation({"outcome": "kept", "reader": "http", "escalated_from": "http", "capture_choice": {"kept": "plain"}}) == "plain"
