@@ -106,7 +106,7 @@ def test_recrawl_keeps_what_answered_304_and_lists_every_change(tmp_path):
         site.paths.append(new)
         site.version[new], site.mtime[new] = 0, 1_800_000_000.0
         site.reset_counters()
-        second = crawl(store, recipes, "two")
+        second = crawl(store, recipes, "two", extra={"GATECRAWL_REPORT_HTML": "True"})
         hits = dict(site.hits)
     finally:
         site.stop()
@@ -145,6 +145,8 @@ def test_recrawl_keeps_what_answered_304_and_lists_every_change(tmp_path):
     summary = json.loads((store / SITE / "runs" / "reports" / "two.summary.json").read_text("utf-8"))
     assert summary["counts"]["pages"] == len(site.paths), summary["counts"]
     assert summary["changes"]["unchanged"] == len(unchanged) and summary["changes"]["not_modified"] == len(unchanged)
+    html = (store / SITE / "runs" / "reports" / "two.html").read_text("utf-8")
+    assert 'id="changes"' in html and "runs/changes/two.json" in html
     # The one real drift: a page went 404 (the unchanged pages did not move any rate).
     assert [a["metric"] for a in summary["drift"]["alerts"]] == ["drop_rate"], summary["drift"]["alerts"]
 

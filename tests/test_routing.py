@@ -125,6 +125,8 @@ def test_render_only_template_goes_straight_to_the_browser_and_a_change_is_notic
     finally:
         site.stop()
     assert plain2 == 0, site.plain_hits
+    summary = json.loads((store / SITE / "runs" / "reports" / "two.summary.json").read_text("utf-8"))
+    assert summary["routing"] == {"routed": len(shells), "rechecked": 0, "mispredicted": 0}
     assert second["stats"]["gatecrawl/routing/routed"] == len(shells)
     kept = {e["url"]: e for e in second["pages"] if e["outcome"] == "kept"}
     assert all(kept[site.base_url + p]["reader"] == "render" for p in shells)
