@@ -122,6 +122,13 @@ class RoutingModel:
         t = self.templates.get(url_template(url))
         return bool(t) and t["browser"] >= self.min_observations and t["plain"] == 0  # type: ignore[index]
 
+    def plain_only(self, url: str) -> bool:
+        """True when the URL's template never needed the browser (``min_observations`` pages read
+        plain, none through the browser): the downloader need not score its pages, the converter
+        computes the same fetch verdict off the reactor thread."""
+        t = self.templates.get(url_template(url))
+        return bool(t) and t["plain"] >= self.min_observations and t["browser"] == 0  # type: ignore[index]
+
     def recheck(self, url: str) -> bool:
         """True for the share of URLs that take the plain path although their template is
         render-only (the same URLs every run: a hash of the path and query)."""
