@@ -138,3 +138,31 @@ def test_render_only_template_goes_straight_to_the_browser_and_a_change_is_notic
     assert third["stats"]["gatecrawl/routing/mispredicted"] >= 1
     assert third["stats"]["gatecrawl/routing/rechecked"] == third["stats"]["gatecrawl/routing/mispredicted"]
     assert fourth_model["127.0.0.1/app/{n}/{n}"]["browser"] == 0  # the next crawl fetches them plain again
+
+
+@pytest.mark.slow
+def test_a_plain_only_template_that_turns_into_shells_is_still_rendered(tmp_path):
+    """The downloader skips the shell check of a template that never needed the browser; when its
+    pages become shells the pipeline's check escalates them (kept, rendered) and the model learns."""
+    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
+        pytest.skip("needs Chromium")
+    site = RecrawlSite(pages=14, sections=2, validators=False, shell_section=0).start()
+    site.shells_on = False
+    app = [p for p in site.leaves if p.startswith("/app/")]
+    settings = {"GATECRAWL_ROUTING_MIN_OBSERVATIONS": 3, "GATECRAWL_ROUTING_RECHECK_SHARE": 0}
+    try:
+        recipes = _recipes(tmp_path, site)
+        store = tmp_path / "store"
+        crawl(store, recipes, "one", extra=settings)
+        assert _model(store)["127.0.0.1/app/{n}/{n}"] == {"browser": 0, "plain": 3}
+        site.shells_on = True
+        second = crawl(store, recipes, "two", extra=settings)
+    finally:
+        site.stop()
+    assert second["stats"]["gatecrawl/routing/check_skipped"] >= len(app)
+    pages = {e["url"]: e for e in second["pages"]}
+    for p in app:
+        e = pages[site.base_url + p]
+        assert (e["outcome"], e["reader"]) == ("kept", "render"), e
+    assert second["stats"]["gatecrawl/routing/mispredicted"] == len(app)
+    assert _model(store)["127.0.0.1/app/{n}/{n}"] == {"browser": 3, "plain": 0}
