@@ -240,7 +240,9 @@ def test_demo_pages():
 # --- hostile data: bounded work, never an exception ---------------------------------------
 
 
-def _timed(page: str, budget_s: float = 5.0):
+def _timed(page: str, budget_s: float = 30.0):
+    # A guard against runaway work (a hang, quadratic blow-up on 200,000 levels), not a speed
+    # test: the budgets leave a loaded machine lots of room.
     t = time.monotonic()
     res = convert(page, URL)
     took = time.monotonic() - t
@@ -256,9 +258,9 @@ def test_hostile_json_is_bounded():
     _timed(shell(f"<script>window.__INITIAL_STATE__ = {deep_obj};</script>"))
     wide = json.dumps({"items": [{"t": "a b"} for _ in range(280_000)]}, separators=(",", ":"))  # under 4 MB, 560,000 values
     assert len(wide) < 4_000_000
-    _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{wide}</script>'), 15.0)
+    _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{wide}</script>'), 60.0)
     huge = json.dumps({"post": {"title": TITLE, "body": "A sentence of words. " * 400_000}})  # 8 MB: over the cap, skipped
-    res = _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{huge}</script>'), 15.0)
+    res = _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{huge}</script>'), 60.0)
     assert res.evidence["reader"] == "http"
     for bad in ['{"a": ', "{'single': 1}", "NaN", '{"a": "\\ud800"}', "\x00\x01", "]]]"]:
         _timed(shell(f'<script id="__NEXT_DATA__" type="application/json">{bad}</script>'))
