@@ -287,6 +287,8 @@ def routing_part(pages: int = 206, sections: int = 5) -> dict:
                     "routed": st.get("gatecrawl/routing/routed", 0),
                     "rechecked": st.get("gatecrawl/routing/rechecked", 0),
                     "mispredicted": st.get("gatecrawl/routing/mispredicted", 0),
+                    "checks_skipped": st.get("gatecrawl/routing/check_skipped", 0),
+                    "verdict_ms": st.get("gatecrawl/stage_ms/verdict", 0),
                     "kept": m["counts"]["kept"],
                 }
             model = json.loads((store / "recrawl_bench" / "routing.json").read_text("utf-8"))
@@ -364,7 +366,8 @@ def main(argv: list[str] | None = None) -> int:
             f, s2 = routing["first"], routing["second"]
             print(f"routing: {routing['shell_pages']} pages of an all-shell template; plain fetches of them {f['shell_plain_fetches']} -> {s2['shell_plain_fetches']} "
                   f"(down {routing['plain_fetches_down']:.0%}); second crawl routed {s2['routed']}, re-checked {s2['rechecked']}, mispredicted {s2['mispredicted']}; "
-                  f"shells kept {f['shells_kept']} -> {s2['shells_kept']}")
+                  f"shells kept {f['shells_kept']} -> {s2['shells_kept']}; downloader shell checks skipped {s2['checks_skipped']} "
+                  f"(reactor-thread verdict time {f['verdict_ms']} -> {s2['verdict_ms']} ms)")
             checks["routing_plain_fetches_down_ge_0_90"] = routing["plain_fetches_down"] >= 0.90
             checks["routing_shells_still_kept"] = s2["shells_kept"] == routing["shell_pages"]
             for name in ("routing_plain_fetches_down_ge_0_90", "routing_shells_still_kept"):

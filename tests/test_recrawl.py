@@ -106,7 +106,7 @@ def test_recrawl_keeps_what_answered_304_and_lists_every_change(tmp_path):
         site.paths.append(new)
         site.version[new], site.mtime[new] = 0, 1_800_000_000.0
         site.reset_counters()
-        second = crawl(store, recipes, "two")
+        second = crawl(store, recipes, "two", extra={"GATECRAWL_REPORT_HTML": "True"})
         hits = dict(site.hits)
     finally:
         site.stop()
@@ -145,6 +145,8 @@ def test_recrawl_keeps_what_answered_304_and_lists_every_change(tmp_path):
     summary = json.loads((store / SITE / "runs" / "reports" / "two.summary.json").read_text("utf-8"))
     assert summary["counts"]["pages"] == len(site.paths), summary["counts"]
     assert summary["changes"]["unchanged"] == len(unchanged) and summary["changes"]["not_modified"] == len(unchanged)
+    html = (store / SITE / "runs" / "reports" / "two.html").read_text("utf-8")
+    assert 'id="changes"' in html and "runs/changes/two.json" in html
     # The one real drift: a page went 404 (the unchanged pages did not move any rate).
     assert [a["metric"] for a in summary["drift"]["alerts"]] == ["drop_rate"], summary["drift"]["alerts"]
 
@@ -161,9 +163,12 @@ def test_an_unchanged_site_rewrites_no_state(tmp_path):
         files = {n: (store / SITE / n).read_bytes() for n in ("recrawl.jsonl", "index.jsonl")}
         stamps = {n: (store / SITE / n).stat().st_mtime_ns for n in files}
         time.sleep(0.05)
-        crawl(store, recipes, "two")
+        second = crawl(store, recipes, "two")
     finally:
         site.stop()
+    # The /p/{n}/{n} pages' template never needed the browser: the downloader skipped their shell
+    # check, and the converter's verdict gave the same packets (nothing rewritten, below).
+    assert second["stats"]["gatecrawl/routing/check_skipped"] >= 5
     for n in files:
         assert (store / SITE / n).read_bytes() == files[n]
         assert (store / SITE / n).stat().st_mtime_ns == stamps[n], f"{n} rewritten"
@@ -249,4 +254,14 @@ def test_a_complete_run_forgets_the_dropped_urls_it_no_longer_reached(tmp_path):
     urls = lambda lines: [json.loads(line)["url"] for line in lines]  # noqa: E731
     assert urls(state_lines(state, pages)) == ["http://a/gone", "http://a/kept", "http://a/seen"]
     assert urls(state_lines(state, pages, forget_unreached_dropped=True)) == ["http://a/kept", "http://a/seen"]
+    state.close()
+
+
+def test_previous_state_streams_its_lines_in_url_order(tmp_path):
+    state = PreviousState(tmp_path / "p.sqlite")
+    urls = [f"http://a/{i:05d}" for i in range(2500)]
+    state.add_lines(json.dumps({"url": u, "outcome": "kept" if i % 2 else "dropped", "depth": i % 3}) for i, u in enumerate(reversed(urls)))
+    assert [line["url"] for line in state.lines()] == urls
+    kept = list(state.kept_pages())
+    assert len(kept) == 1250 and [k[0] for k in kept] == sorted(k[0] for k in kept)
     state.close()

@@ -30,6 +30,7 @@ def test_only_validated_pages_teach_the_model():
     kept_render = {"outcome": "kept", "reader": "render", "escalated_from": "http", "escalation_reason": "shell_page"}
     assert observation(kept_render) == "browser"
     assert observation({**kept_render, "escalated_from": "routing", "escalation_reason": "routed"}) == "browser"
+    assert observation({**kept_render, "escalation_reason": "embedded_data_failed"}) == "browser"  # its data did not read
     assert observation({**kept_render, "escalation_reason": "force"}) is None  # the recipe forced it
     assert observation({"outcome": "kept", "reader": "http"}) == "plain"
     assert observation({"outcome": "kept", "reader": "http", "escalated_from": "http", "capture_choice": {"kept": "plain"}}) == "plain"
@@ -60,6 +61,11 @@ def test_model_update_render_only_and_recheck_share():
     m.observe("http://s/app/8", "plain")  # one page read fine without the browser
     m = m.updated()
     assert not m.render_only("http://s/app/9") and m.templates["s/app/{n}"] == {"browser": 0, "plain": 1}
+    assert not m.plain_only("http://s/app/9")  # 1 < 3 pages read plain
+    for i in range(3):
+        m.observe(f"http://s/app/{i}", "plain")
+    m = m.updated()
+    assert m.plain_only("http://s/app/9") and not m.render_only("http://s/app/9")
     assert RoutingModel.loads(m.dumps(), min_observations=3).templates == m.templates
     shares = sum(RoutingModel(recheck_share=0.1).recheck(f"http://s/app/{i}") for i in range(1000))
     assert 70 <= shares <= 130
@@ -124,9 +130,39 @@ def test_render_only_template_goes_straight_to_the_browser_and_a_change_is_notic
     finally:
         site.stop()
     assert plain2 == 0, site.plain_hits
+    summary = json.loads((store / SITE / "runs" / "reports" / "two.summary.json").read_text("utf-8"))
+    assert {k: summary["routing"][k] for k in ("routed", "rechecked", "mispredicted")} == {"routed": len(shells), "rechecked": 0, "mispredicted": 0}
     assert second["stats"]["gatecrawl/routing/routed"] == len(shells)
     kept = {e["url"]: e for e in second["pages"] if e["outcome"] == "kept"}
     assert all(kept[site.base_url + p]["reader"] == "render" for p in shells)
     assert third["stats"]["gatecrawl/routing/mispredicted"] >= 1
     assert third["stats"]["gatecrawl/routing/rechecked"] == third["stats"]["gatecrawl/routing/mispredicted"]
     assert fourth_model["127.0.0.1/app/{n}/{n}"]["browser"] == 0  # the next crawl fetches them plain again
+
+
+@pytest.mark.slow
+def test_a_plain_only_template_that_turns_into_shells_is_still_rendered(tmp_path):
+    """The downloader skips the shell check of a template that never needed the browser; when its
+    pages become shells the pipeline's check escalates them (kept, rendered) and the model learns."""
+    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
+        pytest.skip("needs Chromium")
+    site = RecrawlSite(pages=14, sections=2, validators=False, shell_section=0).start()
+    site.shells_on = False
+    app = [p for p in site.leaves if p.startswith("/app/")]
+    settings = {"GATECRAWL_ROUTING_MIN_OBSERVATIONS": 3, "GATECRAWL_ROUTING_RECHECK_SHARE": 0}
+    try:
+        recipes = _recipes(tmp_path, site)
+        store = tmp_path / "store"
+        crawl(store, recipes, "one", extra=settings)
+        assert _model(store)["127.0.0.1/app/{n}/{n}"] == {"browser": 0, "plain": 3}
+        site.shells_on = True
+        second = crawl(store, recipes, "two", extra=settings)
+    finally:
+        site.stop()
+    assert second["stats"]["gatecrawl/routing/check_skipped"] >= len(app)
+    pages = {e["url"]: e for e in second["pages"]}
+    for p in app:
+        e = pages[site.base_url + p]
+        assert (e["outcome"], e["reader"]) == ("kept", "render"), e
+    assert second["stats"]["gatecrawl/routing/mispredicted"] == len(app)
+    assert _model(store)["127.0.0.1/app/{n}/{n}"] == {"browser": 3, "plain": 0}

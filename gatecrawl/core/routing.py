@@ -42,7 +42,7 @@ _HEXID = re.compile(r"^(?=.*\d)[0-9a-fA-F]{8,}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[
 _HAS_DIGIT = re.compile(r"\d")
 _SLUG = re.compile(r"^[^\W_]+(?:[-_][^\W_]+)+$")
 # Escalation reasons that mean "the plain fetch was a shell" (not a recipe's force policy).
-SHELL_REASONS = ("shell_page", "pipeline_shell_page", "routed")
+SHELL_REASONS = ("shell_page", "pipeline_shell_page", "embedded_data_failed", "routed")
 
 
 def routing_key(site: str) -> str:
@@ -121,6 +121,13 @@ class RoutingModel:
         """True when the URL's template always needed the browser (as the run started)."""
         t = self.templates.get(url_template(url))
         return bool(t) and t["browser"] >= self.min_observations and t["plain"] == 0  # type: ignore[index]
+
+    def plain_only(self, url: str) -> bool:
+        """True when the URL's template never needed the browser (``min_observations`` pages read
+        plain, none through the browser): the downloader need not score its pages, the converter
+        computes the same fetch verdict off the reactor thread."""
+        t = self.templates.get(url_template(url))
+        return bool(t) and t["plain"] >= self.min_observations and t["browser"] == 0  # type: ignore[index]
 
     def recheck(self, url: str) -> bool:
         """True for the share of URLs that take the plain path although their template is

@@ -76,6 +76,12 @@ class PresenceMiddleware:
             return response
         if "gatecrawl_presence" in request.meta or request.meta.get("gatecrawl_not_modified"):
             return response  # scored already, or a 304: the stored copy stands
+        routing = getattr(self.crawler, "_gatecrawl_routing", None)
+        if routing is not None and routing.plain_only(response.url) and not routing.recheck(response.url):
+            # Its template never needed the browser (learned render routing): no shell check on the
+            # reactor thread; the converter records the same fetch verdict, and escalates a shell.
+            self.stats.inc_value("gatecrawl/routing/check_skipped")
+            return response
         t0 = time.perf_counter()
         try:
             return self._assess(request, response, recipe)

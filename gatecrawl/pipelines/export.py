@@ -319,8 +319,9 @@ class ExportPipeline:
         headers = packet.get("response_headers") or {}
         if self.routing is not None and isinstance(packet.get("url_final"), str):
             seen = observation({**packet, "outcome": item.outcome})
-            if seen == "plain" and self.routing.render_only(packet["url_final"]):
-                # Its template was render-only; this page (a re-check) read fine without the browser.
+            if (seen == "plain" and self.routing.render_only(packet["url_final"])) or (seen == "browser" and self.routing.plain_only(packet["url_final"])):
+                # Its template was render-only and this page (a re-check) read fine without the
+                # browser, or it never needed the browser and this page did.
                 self.stats.inc_value("gatecrawl/routing/mispredicted")
             self.routing.observe(packet["url_final"], seen)
         change = self._change(prev, item.outcome, identities, packet.get("markdown_sha256"), packet.get("url_final"))

@@ -610,7 +610,7 @@ def build_summary(
         "history": history,
         "quarantine": quarantine,
         "changes": changes_section(site, run_id, record),
-        "routing": {k: int((record.get("stats") or {}).get(f"gatecrawl/routing/{k}", 0) or 0) for k in ("routed", "rechecked", "mispredicted")},
+        "routing": {k: int((record.get("stats") or {}).get(f"gatecrawl/routing/{k}", 0) or 0) for k in ("routed", "rechecked", "mispredicted", "check_skipped")},
     }
     return summary, record
 

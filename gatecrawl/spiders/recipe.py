@@ -180,13 +180,13 @@ class RecipeSpider(scrapy.Spider):
         if previous is None or not previous.kept or not settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
             return
         scheduled = 0
-        for line in previous.lines():
-            url = line.get("url_requested") or line.get("url")
-            if line.get("outcome") != "kept" or not isinstance(url, str) or self.was_admitted(url) or self.was_admitted(line.get("url") or url):
+        for final, requested, depth in previous.kept_pages():
+            url = requested or final
+            if self.was_admitted(url) or self.was_admitted(final):
                 continue
             if not self._allowed_follow(url) or not self._admit(url):
                 continue
-            request = self._request(url, depth=int(line.get("depth") or 0))
+            request = self._request(url, depth=int(depth or 0))
             if isinstance(request, scrapy.Request):
                 self.crawler.engine.crawl(request)
                 scheduled += 1
@@ -442,7 +442,7 @@ class RecipeSpider(scrapy.Spider):
         yield from self._viewer_pdf(response, depth, doc)
         if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
             return
-        links = list(self._links(response, doc))
+        links = list(dict.fromkeys(self._links(response, doc)))  # once each (the stored state too)
         capture.links = links
         for url in links:
             if self._admit(url):

@@ -164,19 +164,36 @@ def state_lines(previous: "PreviousState | None", pages: Iterable[Mapping[str, A
     """The new ``recrawl.jsonl``: the previous lines, this run's pages replacing theirs, sorted by
     URL. ``forget_unreached_dropped``: previous lines of dropped URLs this run did not reach are
     left out (a complete run prunes their quarantine packets)."""
-    new: dict[str, dict[str, Any]] = {}
-    for p in pages:
-        if isinstance(p, Mapping) and isinstance(p.get("url"), str):
-            new[p["url"]] = state_line(p)
+    # A merge of two streams sorted by URL (the run's pages, the previous lines), one line in
+    # memory at a time; a URL twice among the pages keeps its last entry.
+    def dump(line: Mapping[str, Any]) -> bytes:
+        return (json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+    def new_lines() -> Iterator[dict[str, Any]]:
+        last: dict[str, Any] | None = None
+        for p in pages:
+            if not (isinstance(p, Mapping) and isinstance(p.get("url"), str)):
+                continue
+            if last is not None and last["url"] != p["url"]:
+                yield last
+            last = state_line(p)
+        if last is not None:
+            yield last
+
     old = previous.lines() if previous is not None else iter(())
-    merged: dict[str, dict[str, Any]] = {}
-    for line in old:
-        if forget_unreached_dropped and line["url"] not in new and line.get("outcome") != "kept":
-            continue
-        merged[line["url"]] = line
-    merged.update(new)
-    for url in sorted(merged):
-        yield (json.dumps(merged[url], sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    new = new_lines()
+    o, n = next(old, None), next(new, None)
+    while o is not None or n is not None:
+        if n is not None and (o is None or n["url"] <= o["url"]):
+            if o is not None and o["url"] == n["url"]:
+                o = next(old, None)
+            yield dump(n)
+            n = next(new, None)
+        else:
+            assert o is not None
+            if not (forget_unreached_dropped and o.get("outcome") != "kept"):
+                yield dump(o)
+            o = next(old, None)
 
 
 class PreviousState:
@@ -190,7 +207,9 @@ class PreviousState:
             if self.path.exists():
                 self.path.unlink()
         self._db = sqlite3.connect(str(self.path) if self.path is not None else ":memory:", check_same_thread=False)
-        self._db.execute("CREATE TABLE pages (url TEXT PRIMARY KEY, doc TEXT NOT NULL)")
+        # url: the canonical URL (lookups); raw: the URL as stored (the file's order).
+        self._db.execute("CREATE TABLE pages (url TEXT PRIMARY KEY, raw TEXT NOT NULL, outcome TEXT, req TEXT, depth INTEGER, doc TEXT NOT NULL)")
+        self._db.execute("CREATE INDEX pages_raw ON pages (raw)")
         self._db.execute("CREATE TABLE alias (url TEXT PRIMARY KEY, canon TEXT NOT NULL)")
         self._lock = threading.Lock()
         self.count = 0
@@ -214,7 +233,12 @@ class PreviousState:
                 if not isinstance(doc, dict) or not isinstance(doc.get("url"), str):
                     continue
                 canon = canonical(doc["url"])
-                self._db.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (canon, json.dumps(doc, sort_keys=True)))
+                depth = doc.get("depth") if isinstance(doc.get("depth"), int) else 0
+                req_url = doc.get("url_requested") if isinstance(doc.get("url_requested"), str) else None
+                self._db.execute(
+                    "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?)",
+                    (canon, doc["url"], str(doc.get("outcome")), req_url, depth, json.dumps(doc, sort_keys=True)),
+                )
                 req = doc.get("url_requested")
                 if isinstance(req, str) and canonical(req) != canon:
                     self._db.execute("INSERT OR IGNORE INTO alias VALUES (?, ?)", (canonical(req), canon))
@@ -237,16 +261,29 @@ class PreviousState:
                     row = self._db.execute("SELECT doc FROM pages WHERE url = ?", (alias[0],)).fetchone()
         return json.loads(row[0]) if row is not None else None
 
+    def _rows(self, columns: str, where: str = "1") -> Iterator[tuple]:
+        """``(raw, *columns)`` rows by URL, read a batch at a time (never the whole table in
+        memory; keyset pagination on the indexed ``raw``)."""
+        last = None
+        while True:
+            with self._lock:
+                if last is None:
+                    batch = self._db.execute(f"SELECT raw, {columns} FROM pages WHERE {where} ORDER BY raw LIMIT 1000").fetchall()
+                else:
+                    batch = self._db.execute(f"SELECT raw, {columns} FROM pages WHERE raw > ? AND {where} ORDER BY raw LIMIT 1000", (last,)).fetchall()
+            yield from batch
+            if len(batch) < 1000:
+                return
+            last = batch[-1][0]
+
     def lines(self) -> Iterator[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute("SELECT doc FROM pages ORDER BY url").fetchall()
-        for (doc,) in rows:
+        """Every line, in the file's order (by URL)."""
+        for _, doc in self._rows("doc"):
             yield json.loads(doc)
 
-    def kept_urls(self) -> Iterator[str]:
-        for line in self.lines():
-            if line.get("outcome") == "kept":
-                yield line["url"]
+    def kept_pages(self) -> Iterator[tuple[str, str | None, int]]:
+        """``(url, url_requested, depth)`` of every kept page, by URL."""
+        yield from self._rows("req, depth", "outcome = 'kept'")
 
     def close(self) -> None:
         with self._lock:
