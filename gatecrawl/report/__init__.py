@@ -1,7 +1,9 @@
 """Crawl reports: aggregates over the store, a JSON summary and a self-contained HTML page.
 
 - ``record``: per-run records (``<site>/runs/reports/<run id>.record.json``), runs by finished time;
-- ``aggregate``: the numbers (counts, rates, distributions, cost, stability, drift) -> JSON summary;
+- ``aggregate``: the JSON summary of one run, built from ``stats`` (counts, rates,
+  distributions, cost of one run), ``compare`` (which runs compare, stability, drift) and
+  ``options`` (unit costs, thresholds);
 - ``svg`` and ``html``: the HTML report (inline SVG charts, no script, no network);
 - ``crawl``: the merged manifest of a distributed crawl (``<site>/crawls/<crawl id>.json``).
 
