@@ -4,7 +4,8 @@
 - ``aggregate``: the JSON summary of one run, built from ``stats`` (counts, rates,
   distributions, cost of one run), ``compare`` (which runs compare, stability, drift) and
   ``options`` (unit costs, thresholds);
-- ``svg`` and ``html``: the HTML report (inline SVG charts, no script, no network);
+- ``html`` (with ``style``, ``widgets`` and ``svg``): the HTML report (inline SVG charts, no
+  script, no network);
 - ``crawl``: the merged manifest of a distributed crawl (``<site>/crawls/<crawl id>.json``).
 
 Used by the report extension at the end of every crawl and by ``scrapy report``. Pure: no
