@@ -41,6 +41,14 @@ class PageCapture:
     render_attempts: int = 0
     """Browser renders of this URL before this capture (``gatecrawl_render_attempts`` meta): a
     capture of a render request is never escalated again, whatever answered it."""
+    links: list[str] | None = None
+    """The followable links the page held (stored for changed-only recrawls: requested again when
+    a later run does not fetch the page); None when its links were not read."""
+    not_modified: str | None = None
+    """Set when the page was not fetched again because the stored copy stands: ``304`` (the
+    server answered a conditional request with Not Modified) or ``sitemap_lastmod``."""
+    previous: dict[str, Any] | None = None
+    """For a ``not_modified`` capture: the page's line in ``<site>/recrawl.jsonl``."""
     # Filled by ConvertPipeline:
     markdown: str | None = None
     evidence: dict[str, Any] | None = None

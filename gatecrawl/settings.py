@@ -24,6 +24,9 @@ GATECRAWL_STORE_URI = _env("GATECRAWL_STORE_URI", "file://./output")
 GATECRAWL_SPOOL_DIR = _env("GATECRAWL_SPOOL_DIR", ".gatecrawl-spool")
 # Upload threads (never the reactor thread).
 GATECRAWL_EXPORT_THREADS = 4
+# Local folder store: objects written between two fsyncs of the files and their folders (a
+# journal, replayed by the next run, covers a process killed in between); 1 = fsync each object.
+GATECRAWL_STORE_FSYNC_BATCH = 64
 # Seconds the end of a crawl waits for uploads before reporting the rest as pending.
 GATECRAWL_EXPORT_FLUSH_TIMEOUT = 300
 # botocore attempts per request (retry mode "standard": exponential backoff with jitter).
@@ -45,12 +48,21 @@ GATECRAWL_RUN_ID = _env("GATECRAWL_RUN_ID", None)
 # Feeds (-O pages.jsonl, FEEDS) get one JSON record per kept page; also the dropped pages
 # (outcome, drop_reason, drop_detail, quarantine key) when True.
 GATECRAWL_FEED_DROPPED = False
-# Start each kept page's .md file with YAML front matter (url, title, recipe, packet key,
+# Start each kept page's .md file with YAML front matter (url, title, fetched_at, recipe, packet key,
 # markdown_sha256 of the body that follows).
 GATECRAWL_MARKDOWN_FRONT_MATTER = False
 # Write <site>/index.jsonl at the end of a run: every URL stored for the site with its latest
 # outcome, drop reason, title and store keys, one JSON line each, sorted by URL.
 GATECRAWL_INDEX_ENABLED = True
+# Changed-only recrawls: send the stored validators (If-None-Match, If-Modified-Since) for pages an
+# earlier run stored (<site>/recrawl.jsonl); a 304 keeps the stored objects. Each run writes its
+# change list to <site>/runs/changes/<run id>.json.
+GATECRAWL_RECRAWL_ENABLED = True
+# At the end of a single-process run from the recipe's own start URLs, also ask (conditionally) the
+# pages an earlier run kept that this run did not reach, so a deleted page is listed as removed.
+GATECRAWL_RECRAWL_CHECK_UNREACHED = True
+# A complete run removes quarantine packets of URLs it no longer reached (see the README).
+GATECRAWL_QUARANTINE_PRUNE = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.
@@ -82,8 +94,10 @@ GATECRAWL_MAXSIZE_PDF = 64 * 1024 * 1024
 GATECRAWL_MAXSIZE_OTHER = 8 * 1024 * 1024
 # Size of the PDF worker-process pool.
 GATECRAWL_PDF_WORKERS = 2
-# HTML conversion runs in this many worker threads, off the reactor thread (T33).
-GATECRAWL_CONVERT_WORKERS = 2
+# HTML conversion runs off the reactor thread (T33), in worker processes (one per core: every
+# core converts) or threads; GATECRAWL_CONVERT_WORKERS workers, 0 = one per core (at most 8).
+GATECRAWL_CONVERT_POOL = "process"
+GATECRAWL_CONVERT_WORKERS = 0
 # A page with more element nodes than this is dropped as too_complex before it is parsed
 # (about 4 KB of memory per node to convert; the largest benchmark page has under 16,000).
 GATECRAWL_MAX_DOM_NODES = 100_000
@@ -108,6 +122,12 @@ GATECRAWL_COST_CURRENCY = "USD"
 GATECRAWL_PROGRESS_INTERVAL = 60.0
 # Browser escalation: re-fetch shell pages (and force-policy pages) once through Chromium.
 GATECRAWL_RENDER_ENABLED = True
+# Render routing learned per URL template (<site>/routing.json): pages of a template that always
+# needed the browser (GATECRAWL_ROUTING_MIN_OBSERVATIONS kept pages in a row, none plain) go straight
+# to it, without a plain fetch, except GATECRAWL_ROUTING_RECHECK_SHARE of them (by URL hash).
+GATECRAWL_ROUTING_ENABLED = True
+GATECRAWL_ROUTING_RECHECK_SHARE = 0.1
+GATECRAWL_ROUTING_MIN_OBSERVATIONS = 5
 # Browser renders per URL at most (meta gatecrawl_render_attempts counts them; not retry_times).
 GATECRAWL_RENDER_MAX_ATTEMPTS = 1
 # The plain capture travels with its render request (meta gatecrawl_plain_capture) up to this many
@@ -164,6 +184,8 @@ DOWNLOADER_MIDDLEWARES = {
     "gatecrawl.middlewares.sizecap.SizeCapMiddleware": 585,
     # After decompression (590) and redirects (600/580), before retries (550).
     "gatecrawl.middlewares.presence.PresenceMiddleware": 570,
+    # Conditional requests from the stored validators; marks 304 answers before the gate (570).
+    "gatecrawl.middlewares.recrawl.RecrawlMiddleware": 575,
     # After the gate (570): escalates shells to the browser; before retries (550).
     "gatecrawl.middlewares.render.RenderMiddleware": 560,
     # Next to the download handler: dresses render requests, closes every page first thing.
@@ -175,6 +197,8 @@ EXTENSIONS = {
     "scrapy.extensions.telnet.TelnetConsole": None,
     "gatecrawl.extensions.progress.ProgressLog": 500,
     "gatecrawl.extensions.report.ReportExtension": 900,
+    # SIGUSR2 logs the engine status, pending asyncio tasks and thread stacks (a stuck crawl).
+    "gatecrawl.extensions.stackdump.StackDump": 950,
 }
 
 # GATECRAWL_REDIS_URL switches the scheduler to the shared Redis frontier (gatecrawl/distributed/).
@@ -188,6 +212,12 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 TWISTED_DNS_RESOLVER = "gatecrawl.resolver.EgressResolver"
 ROBOTSTXT_OBEY = True
 USER_AGENT = "gatecrawl/0.1 (+https://github.com/gatecrawl)"
+# Negotiated Markdown: a site that can answer in Markdown does (Content-Type: text/markdown), and
+# its Markdown is used as it is, still gated and validated (reader native_markdown); others answer HTML.
+DEFAULT_REQUEST_HEADERS = {
+    "Accept": "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/pdf;q=0.8, */*;q=0.7",
+    "Accept-Language": "en",
+}
 # Every status reaches the spider so that every URL gets a packet (http_error drops).
 HTTPERROR_ALLOW_ALL = True
 CONCURRENT_REQUESTS = 16
@@ -203,21 +233,25 @@ TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 COOKIES_DEBUG = False
 # Local resources are never fetched by a crawler. http(s) go through scrapy-playwright's
-# handler, which renders only requests with `playwright` meta and hands every other request
-# to Scrapy's own HTTP handler.
+# handler (gatecrawl's subclass bounds page creation: GATECRAWL_RENDER_NEW_PAGE_TIMEOUT),
+# which renders only requests with `playwright` meta and hands every other request to
+# Scrapy's own HTTP handler.
 DOWNLOAD_HANDLERS = {
     "file": None,
     "data": None,
     "ftp": None,
     "s3": None,
-    "http": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
-    "https": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+    "http": "gatecrawl.browser.handler.GatecrawlPlaywrightHandler",
+    "https": "gatecrawl.browser.handler.GatecrawlPlaywrightHandler",
 }
 
 # --- scrapy-playwright (browser renders) ---------------------------------------------------
 # Starts Playwright and Chromium on the first render only; Playwright-managed Chromium when
 # installed, else the system one (/usr/bin/chromium); pinned closed-network flags.
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
+# Seconds the browser gets to open a page before the attempt is abandoned (one more try, then
+# render_failed); Playwright itself waits forever.
+GATECRAWL_RENDER_NEW_PAGE_TIMEOUT = 20.0
 PLAYWRIGHT_BROWSER_PROVIDER = "gatecrawl.browser.provider.GatecrawlBrowserProvider"
 # Extra launch options; the provider adds gatecrawl's flags and the executable when absent.
 PLAYWRIGHT_LAUNCH_OPTIONS = {"headless": True}

@@ -43,14 +43,15 @@ def run_crawl(spider: str, store: Path, *args: str, settings: dict | None = None
     try:
         _, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        # A crawl that never ends: ask it for its stacks and engine status (Scrapy's
-        # StackTraceDump answers SIGUSR2 into the log), then fail with the log's tail.
+        # A crawl that never ends: ask it what it waits on (gatecrawl's StackDump extension
+        # answers SIGUSR2 into the log: engine status, pending asyncio tasks, thread stacks),
+        # then fail with the log's tail.
         proc.send_signal(signal.SIGUSR2)
-        time.sleep(3)
+        time.sleep(6)
         proc.kill()
         _, stderr = proc.communicate()
         log = log_file.read_text("utf-8", errors="replace") if log_file.exists() else ""
-        raise AssertionError(f"crawl {spider} did not finish in {timeout} s; log tail:\n{log[-8000:]}\nstderr tail:\n{stderr[-2000:]}") from None
+        raise AssertionError(f"crawl {spider} did not finish in {timeout} s; log tail:\n{log[-24000:]}\nstderr tail:\n{stderr[-2000:]}") from None
     log = log_file.read_text("utf-8") if log_file.exists() else ""
     return CrawlRun(store=store, log=log, returncode=proc.returncode, stderr=stderr)
 

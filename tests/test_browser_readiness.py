@@ -9,6 +9,7 @@ import time
 import pytest
 
 from gatecrawl.browser.options import BrowserOptions, find_system_chromium, launch_args
+from gatecrawl.browser.readiness import _PROBE_GRACE_S
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -76,7 +77,11 @@ def test_readiness_pattern(results, name):
     else:
         assert report["render_readiness_reason"].startswith("ready:"), report
     budget = BrowserOptions.from_table(table).max_render_time_ms / 1000
-    assert elapsed < budget + 1.5  # bounded by max_render_time_ms
+    # Bounded by max_render_time_ms: the readiness clock stops at the budget plus one probe's
+    # grace; the wall clock (page creation and closing included) only has to show no runaway,
+    # with room for a loaded machine (this is not a speed test).
+    assert report["render_elapsed_ms"] <= (budget + _PROBE_GRACE_S) * 1000 + 3000, report
+    assert elapsed < budget + 15, elapsed
     if passed:
         assert html is not None and must in html, (report, html.count("<h2>") if html else None)
         if must_not:

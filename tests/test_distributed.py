@@ -341,3 +341,34 @@ def test_fetch_workers_without_a_render_worker_say_so(redis_server, site, tmp_pa
     assert "render tasks wait and no render worker is running" in text and "GATECRAWL_WORKER_ROLE=render" in text, text[-3000:]
     assert re.search(r"gatecrawl progress: .*frontier: fetch \d+, render [1-9]\d*, in processing \d+", text), text[-3000:]
     assert text.count("no render worker is running") <= 3, "said once in a while, not on every poll"
+
+
+def test_recrawl_across_distributed_crawls(redis_server, tmp_path):
+    """Changed-only recrawls in distributed mode: the first crawl's workers leave recrawl.jsonl
+    (from the merged manifest); the next crawl's workers send its validators, the 304 pages keep
+    their stored objects, and each run's change list adds up to the site."""
+    from bench.recrawl import RecrawlSite
+
+    site = RecrawlSite(pages=30, sections=3).start()
+    store = tmp_path / "store"
+    try:
+        first = [start_worker(f"a{i}", tmp_path, redis_server.url, "rc-1", site.base_url + "/", store, "all") for i in range(2)]
+        for w in first:
+            assert w.wait(180) == 0, w.text()[-3000:]
+        state = [json.loads(line) for line in (store / "demo" / "recrawl.jsonl").read_text("utf-8").splitlines()]
+        assert len(state) == 30 and all(line["etag"] for line in state)
+        edited = site.leaves[3]
+        site.edit(edited)
+        site.reset_counters()
+        second = [start_worker(f"b{i}", tmp_path, redis_server.url, "rc-2", site.base_url + "/", store, "all") for i in range(2)]
+        for w in second:
+            assert w.wait(180) == 0, w.text()[-3000:]
+        not_modified = site.not_modified
+    finally:
+        site.stop()
+    assert not_modified == 29
+    changes = [json.loads((store / "demo" / "runs" / "changes" / f"rc-2-b{i}.json").read_text("utf-8")) for i in range(2)]
+    assert sorted(u for c in changes for u in c["changed"]) == [site.base_url + edited]
+    assert sum(len(c["unchanged"]) for c in changes) == 29
+    merged = crawl_manifest(store, "rc-2")
+    assert sum(1 for p in merged["pages"] if p.get("not_modified") == "304") == 29

@@ -84,8 +84,16 @@ def test_markdown_front_matter_names_the_page(tmp_path, recipes_dir, origin):
     text = (run.store / "probe" / "pages" / f"{p['url_key']}.md").read_text("utf-8")
     head, sep, body = text.partition("\n---\n\n")
     assert sep and head.splitlines() == [
-        "---", f'url: "{url}"', 'title: "Article 3"', 'recipe: "probe"', f'packet: "probe/pages/{p["url_key"]}.json"', f'markdown_sha256: "{p["markdown_sha256"]}"',
+        "---", f'url: "{url}"', 'title: "Article 3"', f'fetched_at: "{p["fetched_at"]}"', 'recipe: "probe"',
+        f'packet: "probe/pages/{p["url_key"]}.json"', f'markdown_sha256: "{p["markdown_sha256"]}"',
     ]
     import hashlib
 
     assert hashlib.sha256(body.encode("utf-8")).hexdigest() == p["markdown_sha256"] and body.startswith("# Article 3")
+    # A second crawl of the unchanged page rewrites nothing: fetched_at is not part of the file's
+    # identity, so the file keeps the time of the fetch that produced its content.
+    again = probe_crawl(tmp_path, recipes_dir, [url], allow=f"127.0.0.3:{origin.port}", extra={"GATECRAWL_MARKDOWN_FRONT_MATTER": True})
+    assert again.returncode == 0, again.stderr[-3000:]
+    entry = next(e for e in again.summary("probe")["pages"] if e["url"] == url)
+    assert entry["fetched_at"] != p["fetched_at"] and set(entry["objects"].values()) <= {"unchanged", "absent"}, entry
+    assert (run.store / "probe" / "pages" / f"{p['url_key']}.md").read_text("utf-8") == text

@@ -58,7 +58,7 @@ def test_html_conversion_runs_off_the_reactor_thread(monkeypatch):
 
     real = conv_mod.convert
     monkeypatch.setattr(conv_mod, "convert", slow_convert)
-    crawler = get_crawler(settings_dict={"GATECRAWL_CONVERT_WORKERS": 1})
+    crawler = get_crawler(settings_dict={"GATECRAWL_CONVERT_WORKERS": 1, "GATECRAWL_CONVERT_POOL": "thread"})
     pipe = conv_mod.ConvertPipeline(crawler)
     import dataclasses
 

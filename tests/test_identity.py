@@ -61,3 +61,14 @@ def test_non_packet_objects_are_identified_by_their_bytes():
     data = json.dumps(_packet()).encode()
     other = json.dumps(dict(_packet(), run_id="run-2")).encode()
     assert identity_sha256("demo/pages/abc.md", data) != identity_sha256("demo/pages/abc.md", other)
+
+
+def test_markdown_front_matter_fetched_at_is_not_identity():
+    body = b"# Title\n\nText.\n"
+    head = b'---\nurl: "http://127.0.0.1/a"\nfetched_at: "%s"\nmarkdown_sha256: "x"\n---\n\n'
+    a, b = head % b"2026-12-01T00:00:00Z" + body, head % b"2026-12-02T00:00:00Z" + body
+    assert identity_sha256("demo/pages/a.md", a) == identity_sha256("demo/pages/a.md", b)
+    assert identity_sha256("demo/pages/a.md", a) != identity_sha256("demo/pages/a.md", a.replace(b"Text.", b"Text!"))
+    # Only the front matter's line: the same words in the body are content.
+    plain = b"# T\n\nfetched_at: 1\n"
+    assert identity_sha256("demo/pages/a.md", plain) != identity_sha256("demo/pages/a.md", plain.replace(b"1", b"2"))

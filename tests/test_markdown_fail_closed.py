@@ -13,6 +13,8 @@ import logging
 import pytest
 
 import gatecrawl.core.markdown as mdmod
+import gatecrawl.core.markdown.conversion as mdconversion
+import gatecrawl.core.markdown.prepare as mdprepare
 from gatecrawl import convert
 from gatecrawl.core.htmlparse import parse_html
 
@@ -39,17 +41,18 @@ def _boom(*args, **kwargs):
     raise InjectedFault("injected fault in the Markdown conversion")
 
 
-# (attribute owner, attribute name): the inner steps of to_markdown, in order.
+# (attribute owner, attribute name): the inner steps of to_markdown, in order, patched in the
+# module that calls them.
 INNER_STEPS = [
-    (mdmod, "_find_base"),
-    (mdmod, "_prepare"),
-    (mdmod, "_prepare_admonitions"),
-    (mdmod, "_prepare_definition_lists"),
-    (mdmod, "_prepare_details_and_figures"),
+    (mdconversion, "_find_base"),
+    (mdconversion, "_prepare"),
+    (mdprepare, "_prepare_admonitions"),
+    (mdprepare, "_prepare_definition_lists"),
+    (mdprepare, "_prepare_details_and_figures"),
     (mdmod.GatecrawlConverter, "convert_soup"),
     (mdmod.GatecrawlConverter, "convert_li"),
-    (mdmod, "_normalise"),
-    (mdmod, "_title"),
+    (mdconversion, "_normalise"),
+    (mdconversion, "_title"),
 ]
 
 

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from gatecrawl.browser.options import find_system_chromium
-from gatecrawl.demo.dynamic import NOT_RENDERED, RENDERED
+from gatecrawl.demo.dynamic import EMBEDDED, EMBEDDED_TRAPS, NOT_RENDERED, RENDERED
 from gatecrawl.demo.site import ARTICLES, EXPECTED
 
 pytestmark = [
@@ -81,7 +81,8 @@ def test_shells_kept_after_one_render(demo_crawl):
     for path in RENDERED + ["/app/dashboard"]:
         p = packets[path]
         assert p["reader"] == "render", path
-        assert p["escalated_from"] == "http" and p["escalation_reason"] == "shell_page", path
+        reason = "embedded_data_failed" if path in EMBEDDED_TRAPS else "shell_page"
+        assert p["escalated_from"] == "http" and p["escalation_reason"] == reason, path
         assert p["needs_render"] is True and p["fetch_presence_score"] is not None, path
         assert isinstance(p["render_elapsed_ms"], int) and p["render"]["condition_met_ms"], path
         if p["outcome"] == "kept":
@@ -104,6 +105,46 @@ def test_static_pages_not_rendered(demo_crawl):
         assert packets[path]["reader"] == "http", path
         assert packets[path]["escalated_from"] is None, path
     assert packets["/dyn/static-short"]["outcome"] == "kept"
+
+
+def test_shells_carrying_their_data_are_kept_without_a_render(demo_crawl):
+    """Issue 18: a shell whose first response carries its article (Next.js, Nuxt 3 devalue,
+    Apollo state with an HTML body) is kept from that data with no render; a shell whose data
+    is only navigation and settings goes to the browser (after the data was tried)."""
+    packets, stats, _ = demo_crawl
+    sources = {"/dyn/next-data": ("script#__NEXT_DATA__", "props.pageProps.post"),
+               "/dyn/nuxt-data": ("script#__NUXT_DATA__", "data.article-nuxt-data"),
+               "/dyn/apollo-state": ("window.__APOLLO_STATE__", '["Article:7"]')}
+    for path in EMBEDDED:
+        p = packets[path]
+        assert (p["outcome"], p["reader"], p["escalated_from"], p["render"]) == ("kept", "embedded_data", None, None), path
+        assert p["needs_render"] is True and p["fetch_gate"]["embedded_sources"], path
+        assert (p["embedded"]["source"], p["embedded"]["path"]) == sources[path]
+        assert p["embedded"]["outcome"] == "kept" and p["embedded"]["fields"], path
+        assert p["fields"]["title"] and p["validation_report"]["heading_count"] >= 4, path
+    for path in EMBEDDED_TRAPS:
+        trap = packets[path]
+        assert (trap["outcome"], trap["reader"]) == ("kept", "render"), path
+        assert "embedded" not in trap and trap["escalation_reason"] == "embedded_data_failed", path
+    assert stats["gatecrawl/embedded/kept"] == len(EMBEDDED)
+    # the consent shell: its plain page reads as a cookie wall, and it goes to the browser all the same
+    assert stats["gatecrawl/embedded/rejected/does_not_name_page"] + stats["gatecrawl/embedded/rejected/no_prose"] == len(EMBEDDED_TRAPS)
+    assert stats["gatecrawl/render/deferred/embedded_data"] == len(EMBEDDED) + len(EMBEDDED_TRAPS)
+    assert stats["gatecrawl/render/requested/embedded_data_failed"] == len(EMBEDDED_TRAPS)
+    assert stats["gatecrawl/reader/embedded_data"] == len(EMBEDDED)
+
+
+def test_embedded_data_without_a_browser(demo_server, tmp_path):
+    """render=skip: the embedded shells are still kept (no browser at all); the trap is a
+    shell_page."""
+    paths = EMBEDDED + EMBEDDED_TRAPS
+    packets, stats, log = crawl(tmp_path / "skip", demo_server.base_url, paths, "render=skip", f"max_pages={len(paths)}")
+    assert {p: (packets[p]["outcome"], packets[p]["reader"]) for p in paths} == {
+        **{p: ("kept", "embedded_data") for p in EMBEDDED}, **{p: ("dropped", "http") for p in EMBEDDED_TRAPS}}
+    assert packets["/dyn/config-only"]["drop_reason"] == "shell_page"
+    assert packets["/dyn/config-only"]["embedded"]["rejected"] == "does_not_name_page"
+    assert packets["/dyn/consent-shell"]["drop_reason"] == "cookie_wall"
+    assert "gatecrawl/render/requested" not in stats and "Launching browser" not in log
 
 
 def test_links_found_only_after_rendering_are_followed(demo_crawl):

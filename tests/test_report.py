@@ -248,7 +248,7 @@ def test_summary_counts_equal_the_packets_in_the_store(three_runs):
     assert s["volume"]["markdown_chars"] == sum(p["chars_out"] for p in kept)
     assert {q["packet_key"] for q in s["quarantine"]} == {f"demo/quarantine/{p['url_key']}.json" for p in dropped}
     # Cost per 1,000 clean pages, from the configured unit costs (no page was rendered).
-    fetches = sum(1 for p in packets if p["reader"] in ("http", "pdf") or p["escalated_from"] == "http")
+    fetches = sum(1 for p in packets if p["reader"] in ("http", "pdf", "embedded_data", "native_markdown") or p["escalated_from"] == "http")
     pdf_pages = sum(p["pdf"]["page_count"] for p in packets if p["page_type"] == "pdf")
     render_s = sum((p["render_elapsed_ms"] or 0) for p in packets) / 1000
     total = fetches * 0.002 + render_s * 0.05 + pdf_pages * 0.01

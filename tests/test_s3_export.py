@@ -104,7 +104,7 @@ def snapshot(s3: S3Server, bucket: str) -> dict[str, str]:
         assert len(keys) == len(set(keys))
         for key in keys:
             rel = key[len(PREFIX) + 1 :]
-            if "/runs/" in rel or rel.endswith("/index.jsonl"):
+            if "/runs/" in rel or rel.endswith(("/index.jsonl", "/recrawl.jsonl", "/routing.json")):
                 continue
             obj = client.get_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
             with obj["Body"] as body:
@@ -175,7 +175,7 @@ def test_clean_crawl_uploads_every_page_packet_and_manifest(clean, s3_server, de
     assert listed == set(snap)
     assert all(page["objects"][k] == "put" for page in pages for k in page["keys"])
     assert all(page["fetched_at"] for page in pages)
-    assert run.stat("put") == len(snap) + 2  # + the manifest and the site index
+    assert run.stat("put") == len(snap) + 5  # + the manifest, the site index, the change list, the recrawl state and the routing model
     # Markdown bytes match the packet's markdown_sha256 (snapshot() checked S3's SHA-256 checksums).
     client = s3_server.client()
     try:
@@ -197,8 +197,8 @@ def test_second_run_on_unchanged_site_rewrites_nothing(clean, s3_server, demo_se
     latest = max(manifests(s3_server, "clean"), key=lambda m: m["run_id"])
     rewritten = [k for p in latest["pages"] for k, st in p["objects"].items() if st == "put"]
     assert not rewritten
-    assert run.stat("put") == 1, f"only the new run manifest may be written; rewritten: {rewritten}"
-    assert run.stat("unchanged") == len(snap) + 1  # + the site index
+    assert run.stat("put") == 2, f"only the new run manifest and change list may be written; rewritten: {rewritten}"
+    assert run.stat("unchanged") == len(snap) + 3  # + the site index, the recrawl state and the routing model
     assert snapshot(s3_server, "clean") == snap
     client = s3_server.client()
     after = {o["Key"]: o["LastModified"] for o in client.list_objects_v2(Bucket="clean", Prefix=f"{PREFIX}/demo/pages/")["Contents"]}
@@ -409,3 +409,53 @@ def test_store_resumes_deferred_uploads_when_s3_comes_back(s3_server, tmp_path):
             assert store.get("demo/pages/3.md") == b"page 3\n"
         finally:
             store.close()
+
+
+def test_recrawl_on_s3_keeps_what_answered_304_and_stores_the_change_list(s3_server, tmp_path):
+    """Changed-only recrawls on S3: the second crawl's 304 pages upload nothing, the edited page
+    is rewritten, recrawl.jsonl and the change list are in the bucket."""
+    from bench.recrawl import RECIPE, RecrawlSite
+
+    site = RecrawlSite(pages=12, sections=2).start()
+    s3_server.create_bucket("recrawl")
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "recrawl_bench.toml").write_text(RECIPE.format(base=site.base_url, render="skip"))
+
+    def run(name: str) -> Crawl:
+        cmd = _cmd(site.base_url + "/", "recrawl", s3_server.endpoint, tmp_path / "spool", tmp_path / f"{name}.log")
+        cmd[cmd.index("demo")] = "recrawl_bench"
+        cmd += ["-a", f"run_id={name}", "-s", f"GATECRAWL_RECIPES_DIRS={recipes}"]
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=180, env=_env())
+        log = tmp_path / f"{name}.log"
+        return Crawl(proc.returncode, proc.stdout + proc.stderr, log.read_text("utf-8") if log.exists() else "", tmp_path / "spool")
+
+    def get(key: str) -> bytes:
+        client = s3_server.client()
+        try:
+            with client.get_object(Bucket="recrawl", Key=f"{PREFIX}/recrawl_bench/{key}")["Body"] as body:
+                return body.read()
+        finally:
+            client.close()
+
+    try:
+        first = run("one")
+        assert first.returncode == 0, first.stderr[-3000:]
+        edited = site.leaves[2]
+        site.edit(edited)
+        site.reset_counters()
+        second = run("two")
+        assert second.returncode == 0, second.stderr[-3000:]
+        assert site.not_modified == 11 and sum(n for path, n in site.hits.items() if path != "/robots.txt") == 12, site.hits
+    finally:
+        site.stop()
+    manifest = json.loads(get("runs/two.json"))
+    puts = sorted(p["url"] for p in manifest["pages"] if "put" in p["objects"].values())
+    assert puts == [site.base_url + edited]
+    # Only the edited page's Markdown and packet, the run manifest, the change list and the
+    # state are uploaded (the report writes its own three files).
+    assert second.stat("put") == 2 + 3, second.log[-2000:]
+    changes = json.loads(get("runs/changes/two.json"))
+    assert changes["changed"] == [site.base_url + edited] and len(changes["unchanged"]) == 11
+    state = [json.loads(line) for line in get("recrawl.jsonl").splitlines()]
+    assert len(state) == 12 and all(line["etag"] for line in state)

@@ -148,7 +148,9 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
         [
             ("project", "gatecrawl"),
             ("spider", "demo"),
-            ("start_url", demo_server.base_url + "/"),
+            # The demo's two PDFs first: max_pages (40) is under the demo's page count, and which
+            # 40 pages a crawl reaches depends on the order responses come back.
+            ("start_url", " ".join(demo_server.base_url + p for p in ("/reports/annual-report.pdf", "/reports/methods.pdf", "/"))),
             ("max_pages", "40"),
             ("setting", f"GATECRAWL_STORE_URI=file://{store}"),
             ("setting", "GATECRAWL_SUMMARY_PRINT=False"),
@@ -177,6 +179,10 @@ def test_scrapyd_deploy_schedule_and_trace_the_job(scrapyd, demo_server, tmp_pat
     assert packets and {p["run_id"] for p in packets} == {job}
     assert len(packets) == summary["counts"]["seen"]
     assert "Traceback" not in log_text, log_text[-4000:]
+    # HTML conversion ran in worker processes started from the egg (a pool that cannot start
+    # would fall back to threads page by page and say so).
+    assert "conversion worker process died" not in log_text, log_text[-4000:]
+    assert not summary["stats"].get("gatecrawl/convert/pool_restarted"), summary["stats"]
 
     # The PDFs are read by worker processes started from the deployed egg (issue 16: they all
     # ended as pdf_worker_crashed, "Not a directory", the worker's cwd being the egg file).

@@ -98,7 +98,8 @@ class Command(ScrapyCommand):
                 r = sink["response"]
                 ctype = r.headers.get("Content-Type", b"").decode("latin-1") or None
                 headers = {k.decode("latin-1"): v[0].decode("latin-1") for k, v in r.headers.items() if v}
-                fetch = FetchInfo(url_requested=target, http_status=r.status, headers=headers, latency_ms=int((time.monotonic() - sink["t0"]) * 1000))
+                # depth 0: the URL is this one-page crawl's start URL, as it would be in a crawl.
+                fetch = FetchInfo(url_requested=target, http_status=r.status, headers=headers, depth=0, latency_ms=int((time.monotonic() - sink["t0"]) * 1000))
                 result = convert(r.body, r.url, ctype, recipe, fetch=fetch)
             else:
                 fetch = FetchInfo(

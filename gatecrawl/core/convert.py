@@ -17,13 +17,13 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
-from urllib.parse import urlsplit
 
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.gate import GATE_VERSION, GateThresholds, score
 from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
 from gatecrawl.core.pagetype import item_link_chars
-from gatecrawl.core.presence import Presence, assess_presence, unique_ratio_window
+from gatecrawl.core.route import page_type
+from gatecrawl.core.presence import assess_fetch, challenge_text, unique_ratio_window
 from gatecrawl.core.reasons import Reason
 from gatecrawl.core.recipes import Recipe, load_recipe_text
 from gatecrawl.core.redact import redact_text, redact_url
@@ -66,7 +66,7 @@ class FetchInfo:
     url_requested: str | None = None
     http_status: int | None = 200
     headers: Mapping[str, str] = field(default_factory=dict)
-    reader: str = "http"  # "http" or "render"
+    reader: str = "http"  # "http" or "render" ("embedded_data": the rebuilt page of a shell, set by convert() itself)
     latency_ms: int | None = None
     fetched_at: str | None = None
     depth: int | None = None
@@ -98,29 +98,6 @@ class ConversionResult:
         return "kept" if self.ok else "dropped"
 
 
-_PDF_TYPES = ("application/pdf", "application/x-pdf")
-_HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
-_GENERIC = ("application/octet-stream", "binary/octet-stream", "application/download", "application/force-download")
-
-
-def page_type(body: bytes, content_type: str | None, url: str) -> str:
-    """Route by Content-Type first, magic bytes second, extension last: ``html``, ``pdf`` or ``other``."""
-    ctype = (content_type or "").split(";")[0].strip().lower()
-    if ctype in _PDF_TYPES:
-        return "pdf"
-    head = body[:1024].lstrip()
-    if head.startswith(b"%PDF-") or (ctype in _GENERIC and b"%PDF-" in body[:1024]):
-        return "pdf"
-    if ctype in _HTML_TYPES or ctype.endswith("+xml") and "html" in ctype:
-        return "html"
-    if ctype in _GENERIC or not ctype:
-        path = urlsplit(url).path.lower()
-        if path.endswith(".pdf"):
-            return "pdf"
-        sniff = body[:512].lstrip().lower()
-        if sniff.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<div", b"<p")):
-            return "html"
-    return "other"
 
 
 _MD_TARGET = re.compile(r"(!?)\[([^\]\n]{0,500})\]\([^)\s]{0,2000}(?:\s+\"[^\"\n]{0,300}\")?\)")
@@ -269,6 +246,9 @@ def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fe
     if kind == "pdf":
         packet["reader"] = "pdf"
         return _convert_pdf(body, url, recipe, fetch, packet, t0)
+    if kind == "markdown":
+        packet["reader"] = "native_markdown"
+        return _convert_native_markdown(body, url, content_type, recipe, fetch, packet, t0)
     if kind != "html":
         status = fetch.http_status or 200
         reason = Reason.HTTP_ERROR if status >= 400 else Reason.UNSUPPORTED_TYPE
@@ -282,7 +262,7 @@ def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fe
     return _convert_html(body, url, content_type, recipe, fetch, packet, t0)
 
 
-def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> ConversionResult:
+def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_html: str | None = None) -> ConversionResult:
     from gatecrawl.core.extract import select_main
     from gatecrawl.core.htmlparse import FLATTENED_ATTR, parse_html
     from gatecrawl.core.markdown import to_markdown
@@ -290,20 +270,28 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
     page = measure_page(doc)
+    fields = find_fields(doc)
+    presence: Mapping[str, Any] | None = fetch.fetch_presence
+    if presence is None:
+        # Not assessed by the fetcher (scrapy convert, a direct convert() call): the same fetch
+        # verdict the presence middleware records, on the document as served.
+        p, presence = assess_fetch(doc, recipe, url, status=fetch.http_status, body=body, measure=page, fields=dict(fields))
+        packet["fetch_gate"] = dict(presence)
+        packet["needs_render"] = p.needs_render
+        packet["fetch_presence_score"] = p.presence_score
     if page.noscript_text:
         # The page's only text is its <noscript> view (what a client without JavaScript gets):
         # extract from that view.
         for el in list(doc.iter("noscript")):
             el.tag = "div"
-    fields = find_fields(doc)
-    presence: Mapping[str, Any] | None = fetch.fetch_presence
-    if presence is None:
-        # Not assessed by the fetcher (direct convert() call): assess the plain document now.
-        p: Presence = assess_presence(doc, thresholds, measure=page, fields=dict(fields))
-        presence = p.to_dict()
-        packet["fetch_gate"] = dict(presence)
-        packet["needs_render"] = p.needs_render
-        packet["fetch_presence_score"] = p.presence_score
+        fields = find_fields(doc)
+    if recipe.embedded_enabled and fetch.reader == "http" and fetch.capture != "plain" and presence.get("needs_render"):
+        # A shell: before it goes to the browser, its first response's embedded data may hold the content.
+        result, info = _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0)
+        if result is not None:
+            return result
+        if info.get("sources"):
+            packet["embedded"] = info
     viewer_src = None
     try:
         from gatecrawl.core.pdf import find_pdf_viewer_source
@@ -360,7 +348,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
     has_password = has_password_form(doc)
     paywall = find_paywall(doc)
-    html_text = body[:200_000].decode("utf-8", "replace")
+    html_text = source_html if source_html is not None else challenge_text(body)
     rendered = fetch.reader == "render"
     vin = ValidationInput(
         markdown=text,
@@ -407,12 +395,143 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0) -> Convers
     return _finish(packet, text, report, t0, title=fields.get("title"), viewer_src=viewer_src)
 
 
+def _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0) -> tuple[ConversionResult | None, dict]:
+    """A shell's content rebuilt from its embedded data (core.embedded), converted and judged
+    like any page: ``(result, info)``, the result None unless it was kept."""
+    from dataclasses import replace
+
+    from gatecrawl.core.embedded import read_embedded
+
+    if has_password_form(doc) or find_paywall(doc) is not None or presence.get("bot_challenge"):
+        return None, {"rejected": "page_is_a_wall"}
+    found = read_embedded(doc, url=url, paths=tuple(recipe.embedded_paths))
+    info = dict(found.info)
+    if found.html is None:
+        return None, info
+    packet = _base_packet(url, content_type, recipe, fetch, body)
+    packet["reader"] = "embedded_data"
+    packet["page_type"] = "html"
+    sub = replace(fetch, reader="embedded_data", fetch_presence=None)
+    res = _convert_html(found.html.encode("utf-8"), url, "text/html; charset=utf-8", recipe, sub, packet, t0,
+                        source_html=body[:200_000].decode("utf-8", "replace"))
+    ev = res.evidence
+    # the fetch's own verdict (a shell), not the rebuilt page's
+    ev["fetch_gate"] = dict(presence)
+    ev["needs_render"] = bool(presence.get("needs_render"))
+    ev["fetch_presence_score"] = presence.get("fetch_presence_score")
+    info["outcome"] = res.outcome
+    info["drop_reason"] = res.drop_reason
+    ev["embedded"] = info
+    return (res if res.ok else None), info
+
+
 def _not_found_match(doc, text: str, url: str, fetch: FetchInfo) -> dict | None:
     if not fetch.not_found_probe:
         return None
     from gatecrawl.core import soft404
 
     return soft404.match(soft404.fingerprint(doc, text, url), fetch.not_found_probe)
+
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.{0,4000}?)\n(?:---|\.\.\.)[ \t]*\n", re.S)
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
+_ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
+_MD_LINK_TEXT = re.compile(r"(?<!!)\[([^\]\n]{0,500})\]\([^)\s]{0,2000}(?:\s+\"[^\"\n]{0,300}\")?\)")
+
+
+def normalise_markdown(text: str) -> tuple[str, dict]:
+    """A site's own Markdown, normalised deterministically: ``(markdown, front matter fields)``.
+
+    Line endings become ``\n``, a byte-order mark and a YAML front matter block go (its
+    ``title``/``description``/``date``/``author`` become fields), trailing spaces go, runs of
+    blank lines outside fenced code become one, and the text is stripped and ends with one
+    newline (like every page's Markdown); nothing else changes."""
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    meta: dict = {}
+    m = _FRONT_MATTER.match(text)
+    if m:
+        for line in m.group(1).split("\n"):
+            key, sep, value = line.partition(":")
+            key = key.strip().lower()
+            if sep and key in ("title", "description", "date", "author") and value.strip():
+                meta[key] = value.strip().strip("'\"")[:500]
+        text = text[m.end():]
+    out: list[str] = []
+    fence: str | None = None
+    blank = False
+    for line in text.split("\n"):
+        f = _FENCE.match(line)
+        if fence is not None:
+            out.append(line.rstrip("\n"))
+            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= len(fence):
+                fence = None
+            continue
+        line = line.rstrip()
+        if f:
+            fence = f.group(1)
+        if not line:
+            if not blank and out:
+                out.append("")
+            blank = True
+            continue
+        blank = False
+        out.append(line)
+    text = "\n".join(out).strip("\n")
+    return (text + "\n" if text else ""), meta
+
+
+def _convert_native_markdown(body, url, content_type, recipe, fetch, packet, t0) -> ConversionResult:
+    """A site that answered the negotiated ``Accept: text/markdown``: its Markdown is used as it
+    is (normalised), then gated and validated like every page."""
+    from gatecrawl.core.htmlparse import detect_encoding
+
+    encoding, _ = detect_encoding(body, content_type)
+    try:
+        raw = body.decode(encoding, "replace")
+    except LookupError:
+        raw = body.decode("utf-8", "replace")
+    md, meta = normalise_markdown(raw)
+    lines = md.split("\n")
+    headings = [m.group(2).strip() for m in (_ATX.match(ln) for ln in lines) if m]
+    h1 = next((m.group(2).strip() for m in (_ATX.match(ln) for ln in lines) if m and len(m.group(1)) == 1), None)
+    title = meta.get("title") or h1 or (headings[0] if headings else None)
+    fields = {"title": title, "date": meta.get("date"), "author": meta.get("author"), "description": meta.get("description")}
+    packet["fields"] = {k: v for k, v in sorted(fields.items())}
+    packet["selection_rule"] = "native_markdown"
+    packet["page_type"] = "markdown"
+    plain = reader_text(md)
+    link_chars = sum(len(m.group(1)) for m in _MD_LINK_TEXT.finditer(md))
+    boiler_ratio = round(min(1.0, link_chars / max(1, len(plain))), 4) if plain else 0.0
+    packet["sample_provenance"] = [
+        {"markdown_span": f"line {i + 1}", "text_preview": ln[:120]} for i, ln in enumerate(lines) if ln.strip()
+    ][:10]
+    thresholds = GateThresholds.from_recipe(recipe)
+    verdict = score(md, boilerplate_share=0.0, fields=fields, thresholds=thresholds, unique_text=unique_ratio_window(plain))
+    packet["extraction_gate"] = verdict.to_dict()
+    packet["quality_score"] = verdict.score
+    packet["required_fields_found"] = sum(1 for f in recipe.required_fields if fields.get(f))
+    vin = ValidationInput(
+        markdown=md,
+        url_final=url,
+        http_status=fetch.http_status,
+        page_text=plain[:5000],
+        title=title or "",
+        first_heading=headings[0] if headings else "",
+        page_visible_chars=len(plain),
+        content_chars=len(plain),
+        boilerplate_ratio=boiler_ratio,
+        page_content_chars=len(plain),
+        fields=fields,
+        gate_passed=verdict.passed,
+    )
+    report = validate(vin, recipe).to_dict()
+    if report["pass"] and not verdict.passed:
+        report["pass"] = False
+        report["reasons"] = [str(Reason.GATE_FAILED)]
+        report["detail"]["gate_failed_checks"] = verdict.failed_checks
+    if not report["pass"] and packet["drop_detail"] is None:
+        packet["drop_detail"] = describe_drop(report["reasons"][0], report["detail"])
+    return _finish(packet, md, report, t0, title=title)
 
 
 def _convert_pdf(body, url, recipe, fetch, packet, t0) -> ConversionResult:

@@ -40,25 +40,43 @@ def norm_space(s: str) -> str:
     return " ".join(s.split())
 
 
-def _iter_text(el: HtmlElement, skip, invisible=_INVISIBLE) -> list[str]:
+def _iter_text(el: HtmlElement, skip=None, invisible=_INVISIBLE) -> list[str]:
+    """The text pieces of ``el`` in document order: its text, its children's (an element whose
+    tag is in ``invisible`` or for which ``skip(node)`` is true is left out with its subtree,
+    never its tail), each child's tail after the child. ``el``'s own tail is not part of it.
+    Iterative (a stack of child iterators): no recursion limit, and no call per element."""
     out: list[str] = []
-
-    def walk(node) -> None:
-        tag = node.tag if isinstance(node.tag, str) else ""
-        if tag.lower() in invisible or skip(node):
-            return
-        if node.text and isinstance(node.tag, str):
-            out.append(node.text)
-        for child in node:
-            walk(child)
+    append = out.append
+    tag = el.tag
+    if isinstance(tag, str):
+        if tag.lower() in invisible or (skip is not None and skip(el)):
+            return out
+        if el.text:
+            append(el.text)
+    elif skip is not None and skip(el):
+        return out
+    stack = [(iter(el), None)]
+    while stack:
+        children, tail = stack[-1]
+        for child in children:
+            tag = child.tag
+            if isinstance(tag, str):
+                if tag.lower() in invisible or (skip is not None and skip(child)):
+                    if child.tail:
+                        append(child.tail)
+                    continue
+                if child.text:
+                    append(child.text)
+                if len(child):
+                    stack.append((iter(child), child.tail))  # descend; this level resumes after it
+                    break
+            # (a comment or processing instruction: no text, no children; its tail counts)
             if child.tail:
-                out.append(child.tail)
-
-    # Iterative depth guard: very deep documents fall back to itertext without skipping.
-    try:
-        walk(el)
-    except RecursionError:
-        out = [t for t in el.itertext()]
+                append(child.tail)
+        else:
+            stack.pop()
+            if tail:
+                append(tail)
     return out
 
 
@@ -66,7 +84,7 @@ def visible_text(el: HtmlElement | None) -> str:
     """Visible text of ``el`` (scripts, styles, templates excluded), whitespace collapsed."""
     if el is None:
         return ""
-    return norm_space(" ".join(_iter_text(el, lambda n: False)))
+    return norm_space(" ".join(_iter_text(el)))
 
 
 _NEVER_CHROME = {"html", "body", "main", "article"}
@@ -135,7 +153,7 @@ def _chrome_test(total_chars: int, *, noscript: bool = False):
 def _text_of(el, noscript: bool = False) -> str:
     if not noscript:
         return visible_text(el)
-    return norm_space(" ".join(_iter_text(el, lambda n: False, invisible=_INVISIBLE - {"noscript"})))
+    return norm_space(" ".join(_iter_text(el, invisible=_INVISIBLE - {"noscript"})))
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,22 @@ as it is, and rendering it would only cost money.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from lxml.html import HtmlElement
 
 from gatecrawl.core import gate as gate_mod
+from gatecrawl.core.embedded import has_embedded_data
 from gatecrawl.core.page import PageMeasure, find_fields, measure_page, shell_signals
+from gatecrawl.core.validate import detect_bot_challenge
 
-__all__ = ["Presence", "assess_presence", "unique_ratio_window"]
+if TYPE_CHECKING:
+    from gatecrawl.core.recipes import Recipe
+
+# The bot-challenge check reads the start of the served HTML (vendor markup sits in the head).
+CHALLENGE_HTML_CHARS = 200_000
+
+__all__ = ["Presence", "assess_fetch", "assess_presence", "unique_ratio_window"]
 
 UNIQUE_RATIO_WINDOW = 300  # words: the unique-word ratio is taken over the first N words, so long texts are not penalised
 
@@ -69,3 +78,40 @@ def assess_presence(
     # line can score 3 of 4 and still have no content.
     lacking = (not verdict.passed) or (not verdict.checks["length"]["passed"])
     return Presence(verdict=verdict, signals=signals, needs_render=lacking and bool(signals), body_chars=len(m.body_text), measure=m, fields=fields)
+
+
+def challenge_text(body: bytes) -> str:
+    """The part of the served HTML the bot-challenge checks read."""
+    return body[:CHALLENGE_HTML_CHARS].decode("utf-8", "replace")
+
+
+def assess_fetch(
+    doc: HtmlElement,
+    recipe: Recipe,
+    url: str,
+    *,
+    status: int | None,
+    body: bytes,
+    measure: PageMeasure | None = None,
+    fields: dict | None = None,
+) -> tuple[Presence, dict[str, Any]]:
+    """The fetch verdict of a plain HTML response, the one both paths record (the presence
+    middleware during a crawl, ``convert()`` when nothing assessed the page before it): the
+    presence verdict, the bot-challenge finding, the recipe's render policy for ``url`` and, for a
+    shell, the embedded data sources it carries (``embedded_sources``).
+    ``body`` is the served bytes (the challenge check reads their start, decoded as UTF-8 with
+    replacement, the same way validation does). Returns the :class:`Presence` and the verdict as
+    the packet's ``fetch_gate``."""
+    presence = assess_presence(doc, gate_mod.GateThresholds.from_recipe(recipe), measure=measure, fields=fields)
+    verdict = presence.to_dict()
+    policy, origin = recipe.render_policy_for(url)
+    verdict["bot_challenge"] = detect_bot_challenge(challenge_text(body), status, presence.body_chars)
+    verdict["render_policy"] = policy
+    verdict["render_policy_origin"] = origin
+    if presence.needs_render and recipe.embedded_enabled:
+        # A shell whose first response carries data (named, not parsed): the converter may read
+        # the content from it before the page goes to the browser.
+        sources = has_embedded_data(doc)
+        if sources:
+            verdict["embedded_sources"] = sources
+    return presence, verdict

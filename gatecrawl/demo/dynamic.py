@@ -20,6 +20,17 @@ path                      behaviour                                             
 /dyn/ticker               content that keeps changing (never stable)               readiness_timeout
 /dyn/chatty               content present, but the page polls the network forever  kept (A+D ignore it)
 /dyn/found-by-render      static article linked only from the rendered /dyn/spa    kept (plain HTTP)
+/dyn/next-data            SPA shell whose first response carries its article in    kept (embedded data,
+                          Next.js ``__NEXT_DATA__`` (next to navigation, config)   no render)
+/dyn/nuxt-data            the same in Nuxt 3 ``__NUXT_DATA__`` (devalue array)     kept (embedded data)
+/dyn/apollo-state         ``window.__APOLLO_STATE__ = {...}``: the article body is kept (embedded data)
+                          an HTML fragment inside the JSON
+/dyn/config-only          a shell whose ``__NEXT_DATA__`` holds only navigation,   kept (rendered: the
+                          site settings and a site description; JS builds the     data must not be
+                          article                                                  used)
+/dyn/consent-shell        a shell with settings-only data and a consent dialog    kept (rendered: the
+                          that its JS removes (the plain page reads as a cookie   dialog is gone)
+                          wall, the rendered one as the article)
 ========================  =======================================================  ==================
 """
 
@@ -30,7 +41,7 @@ import json
 import time
 from typing import Any, Callable
 
-__all__ = ["DYNAMIC_PAGES", "DYNAMIC_EXPECTED", "register", "shell_html", "article_json", "LINKED_FROM_HUB"]
+__all__ = ["DYNAMIC_PAGES", "DYNAMIC_EXPECTED", "register", "shell_html", "article_json", "devalue", "LINKED_FROM_HUB", "EMBEDDED", "EMBEDDED_TRAPS"]
 
 _PARAS = [
     "Rendering is the expensive line item of a crawl, so the browser only sees pages whose plain HTML is an empty shell.",
@@ -72,12 +83,13 @@ function gcBuild(container, data) {
 """
 
 
-def shell_html(title: str, script: str, *, body: str = '<div id="root"></div>') -> str:
-    """An SPA shell: a title, an empty mount point, a noscript notice and one script."""
+def shell_html(title: str, script: str, *, body: str = '<div id="root"></div>', data: str = "") -> str:
+    """An SPA shell: a title, an empty mount point, a noscript notice and one script
+    (``data``: inline data scripts the shell carries for its client code)."""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} | Gatecrawl Demo</title></head>
 <body><noscript>You need to enable JavaScript to run this app.</noscript>
-{body}
+{body}{data}
 <script src="{script}"></script>
 </body></html>
 """
@@ -216,6 +228,104 @@ def _found_by_render() -> str:
 """
 
 
+def devalue(value: Any) -> list:
+    """``value`` encoded the way Nuxt 3 ships ``__NUXT_DATA__`` (devalue): one flat array whose
+    objects and arrays refer to their members by index, wrapped in ``["ShallowReactive", i]``."""
+    flat: list = [None]
+
+    def put(v: Any) -> int:
+        flat.append(None)
+        i = len(flat) - 1
+        if isinstance(v, dict):
+            flat[i] = {k: put(x) for k, x in v.items()}
+        elif isinstance(v, list):
+            flat[i] = [put(x) for x in v]
+        else:
+            flat[i] = v
+        return i
+
+    flat[0] = ["ShallowReactive", put(value)]
+    return flat
+
+
+def _script_json(data: Any, ident: str) -> str:
+    text = json.dumps(data, sort_keys=False).replace("</", "<\\/")
+    return f'<script id="{ident}" type="application/json">{text}</script>'
+
+
+_NAV = [{"label": "Home", "href": "/"}, {"label": "About", "href": "/about"}, {"label": "Install", "href": "/docs/install"}]
+_CONFIG = {"apiBase": "/api", "locale": "en-US", "features": {"comments": False, "search": True}, "buildId": "demo-1"}
+_EMBED_JS = """
+fetch('/api' + location.pathname + '.json').then(function (r) { return r.json(); }).then(function (d) { gcBuild(document.getElementById('root'), d); });
+"""
+
+
+def _embedded_article(title: str, seed: int) -> dict[str, Any]:
+    return article_json(title, seed, sections=3)
+
+
+def _next_data_page() -> str:
+    post = _embedded_article("Content shipped with the shell", 1)
+    data = {"props": {"pageProps": {"nav": _NAV, "post": post}, "__N_SSG": True}, "page": "/dyn/[slug]",
+            "query": {"slug": "next-data"}, "buildId": "demo-1", "runtimeConfig": _CONFIG}
+    return shell_html(post["title"], "/static/dyn/embedded.js", data=_script_json(data, "__NEXT_DATA__"))
+
+
+def _nuxt_data_page() -> str:
+    article = _embedded_article("A Nuxt page read without a browser", 3)
+    payload = {"data": {"nav": _NAV, "article-nuxt-data": article}, "state": {"locale": "en-US"}, "once": [], "_errors": {}}
+    return shell_html(article["title"], "/static/dyn/embedded.js", data=_script_json(devalue(payload), "__NUXT_DATA__"))
+
+
+def _apollo_article() -> dict[str, Any]:
+    a = _embedded_article("Apollo cache with an HTML body", 5)
+    body = "".join(f"<h2>{html.escape(s['heading'])}</h2><p>{html.escape(s['text'])}</p>" for s in a["sections"])
+    return {"title": a["title"], "sections": a["sections"], "link": None, "body": body}
+
+
+def _apollo_page() -> str:
+    a = _apollo_article()
+    state = {
+        "ROOT_QUERY": {"__typename": "Query", 'article({"slug":"apollo-state"})': {"__ref": "Article:7"}, "menu": {"__ref": "Menu:1"}},
+        "Menu:1": {"__typename": "Menu", "items": _NAV},
+        "Article:7": {"__typename": "Article", "id": "7", "title": a["title"], "slug": "apollo-state", "body": a["body"]},
+    }
+    script = f"<script>window.__APOLLO_STATE__ = {json.dumps(state)};</script>"
+    return shell_html(a["title"], "/static/dyn/embedded.js", data=script)
+
+
+_CONFIG_ONLY_SITE = {
+    "name": "Gatecrawl Demo",
+    "nav": _NAV,
+    "description": ("Gatecrawl Demo is a small site that shows how a crawler decides which pages need a browser, which pages "
+                    "can be read from their first response, and which pages must be dropped with a typed reason before "
+                    "anything reaches the store. Every page here exists to exercise one of those decisions."),
+    "footer": "Made for tests. Nothing on this site is real, and every link stays on this host.",
+}
+
+
+_CONSENT_JS = """
+var c = document.querySelector('.consent'); if (c) { c.parentNode.removeChild(c); }
+""" + _EMBED_JS
+
+_CONSENT = ('<div class="consent" role="dialog"><h2>Your privacy</h2><p>We and our partners use cookies to store and access information '
+            'on your device for personalised ads and content, measurement, audience research and services development. You can accept '
+            'all cookies or manage your preferences. Your choices apply to this site only and can be changed at any time in the privacy '
+            'settings at the bottom of every page.</p><button>Accept all</button><button>Manage preferences</button></div>')
+
+
+def _consent_page() -> str:
+    data = {"props": {"pageProps": {"nav": _NAV, "post": None}}, "page": "/dyn/[slug]", "buildId": "demo-1", "runtimeConfig": _CONFIG}
+    return shell_html("Behind a consent dialog", "/static/dyn/consent.js", body='<div id="root"></div>' + _CONSENT,
+                      data=_script_json(data, "__NEXT_DATA__"))
+
+
+def _config_only_page() -> str:
+    data = {"props": {"pageProps": {"site": _CONFIG_ONLY_SITE, "post": None}}, "page": "/dyn/[slug]",
+            "query": {"slug": "config-only"}, "buildId": "demo-1", "runtimeConfig": _CONFIG}
+    return shell_html("Settings that are not the story", "/static/dyn/embedded.js", data=_script_json(data, "__NEXT_DATA__"))
+
+
 _H = "text/html; charset=utf-8"
 _J = "application/json"
 _JS = "application/javascript"
@@ -249,6 +359,18 @@ DYNAMIC_PAGES: dict[str, tuple[int, str, object]] = {
     "/static/dyn/chatty.js": (200, _JS, lambda: _CHATTY_JS),
     "/api/dyn/ping.json": (200, _J, lambda: "{}"),
     "/dyn/found-by-render": (200, _H, _found_by_render),
+    "/static/dyn/embedded.js": (200, _JS, _js(_EMBED_JS)),
+    "/dyn/next-data": (200, _H, _next_data_page),
+    "/api/dyn/next-data.json": (200, _J, lambda: json.dumps(_embedded_article("Content shipped with the shell", 1), sort_keys=True)),
+    "/dyn/nuxt-data": (200, _H, _nuxt_data_page),
+    "/api/dyn/nuxt-data.json": (200, _J, lambda: json.dumps(_embedded_article("A Nuxt page read without a browser", 3), sort_keys=True)),
+    "/dyn/apollo-state": (200, _H, _apollo_page),
+    "/api/dyn/apollo-state.json": (200, _J, lambda: json.dumps(_apollo_article(), sort_keys=True)),
+    "/dyn/config-only": (200, _H, _config_only_page),
+    "/api/dyn/config-only.json": (200, _J, lambda: json.dumps(_embedded_article("Settings that are not the story", 6), sort_keys=True)),
+    "/dyn/consent-shell": (200, _H, _consent_page),
+    "/static/dyn/consent.js": (200, _JS, _js(_CONSENT_JS)),
+    "/api/dyn/consent-shell.json": (200, _J, lambda: json.dumps(_embedded_article("Behind a consent dialog", 7), sort_keys=True)),
 }
 
 DYNAMIC_EXPECTED: dict[str, tuple[str, str | None]] = {
@@ -263,13 +385,21 @@ DYNAMIC_EXPECTED: dict[str, tuple[str, str | None]] = {
     "/dyn/ticker": ("dropped", "readiness_timeout"),
     "/dyn/chatty": ("kept", None),
     "/dyn/found-by-render": ("kept", None),
+    "/dyn/next-data": ("kept", None),
+    "/dyn/nuxt-data": ("kept", None),
+    "/dyn/apollo-state": ("kept", None),
+    "/dyn/config-only": ("kept", None),
+    "/dyn/consent-shell": ("kept", None),
 }
 
 # Pages the hub links to (found-by-render is reachable only through the rendered /dyn/spa).
 LINKED_FROM_HUB = [p for p in DYNAMIC_EXPECTED if p != "/dyn/found-by-render"]
 # Pages that must be rendered / must not be.
-RENDERED = ["/dyn/spa", "/dyn/skeleton", "/dyn/route", "/dyn/lazy", "/dyn/tabs", "/dyn/never", "/dyn/loop", "/dyn/ticker"]
+RENDERED = ["/dyn/spa", "/dyn/skeleton", "/dyn/route", "/dyn/lazy", "/dyn/tabs", "/dyn/never", "/dyn/loop", "/dyn/ticker", "/dyn/config-only", "/dyn/consent-shell"]
 NOT_RENDERED = ["/dyn/static-short", "/dyn/found-by-render"]
+# Shells kept from the data in their first response (no render), and the shell whose data must not be used.
+EMBEDDED = ["/dyn/next-data", "/dyn/nuxt-data", "/dyn/apollo-state"]
+EMBEDDED_TRAPS = ["/dyn/config-only", "/dyn/consent-shell"]
 
 
 def register(pages: dict, expected: dict) -> None:

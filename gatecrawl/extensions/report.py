@@ -25,15 +25,17 @@ from __future__ import annotations
 import logging
 import sys
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 
+from gatecrawl.core.evidence import url_key
 from gatecrawl.core.redact import redact_url
 from gatecrawl.items import PageCapture
 from gatecrawl.signals import page_stored
+from gatecrawl.report.record import list_runs, load_record
 from gatecrawl.report import ReportError, ReportOptions, build_record, build_summary, dump_json, packet_linker, page_entry, render_html, report_keys
 from gatecrawl.store import StoreError, open_store, page_keys
 from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
@@ -98,8 +100,65 @@ class ReportExtension:
         self._open_spill().append(entry)
 
     def page_stored(self, item: Any, **kw: Any) -> None:
+        if isinstance(item, PageCapture) and item.not_modified and item.previous is not None:
+            # Its stored copy stands (a 304, a sitemap lastmod skip): the page's facts come from
+            # the latest earlier record when the report is written; it cost one fetch at most.
+            prev = item.previous
+            url = str(prev.get("url") or item.url_final)
+            self._open_spill().append(
+                {
+                    "carried": url_key(url),
+                    "url": redact_url(url),
+                    "outcome": prev.get("outcome"),
+                    "drop_reason": prev.get("drop_reason"),
+                    "not_modified": item.not_modified,
+                    "latency_ms": item.latency_ms,
+                }
+            )
+            return
         if isinstance(item, PageCapture) and item.evidence is not None and item.outcome in ("kept", "dropped"):
             self._collect(item)
+
+    @staticmethod
+    def _previous_entries(store: Any, site: str, run_id: str) -> dict[str, dict[str, Any]]:
+        """Page entries by url_key of the latest earlier run that has a record ({} when none can
+        be read: the unchanged pages then get their stored outcome only)."""
+        try:
+            for run in reversed(list_runs(store, site)):
+                if run.get("run_id") == run_id or not run.get("record_key"):
+                    continue
+                record = load_record(store, site, run)
+                if record is not None:
+                    return {str(p.get("url_key")): p for p in record.get("pages") or [] if isinstance(p, dict)}
+        except (StoreError, ReportError) as exc:
+            logger.warning("crawl report: the earlier record of the unchanged pages could not be read: %s", exc)
+        return {}
+
+    def _with_carried(self, store: Any, site: str, run_id: str, pages: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        """The collected pages, each carried one (not fetched in full) filled in from the latest
+        earlier record: what the page is stays; what this run spent on it (no render, no body) is
+        this run's."""
+        earlier: dict[str, dict[str, Any]] | None = None
+        for p in pages:
+            if "carried" not in p:
+                yield p
+                continue
+            if earlier is None:
+                earlier = self._previous_entries(store, site, run_id)
+            old = earlier.get(p["carried"])
+            base = dict(old) if old is not None else page_entry({"url_final": p["url"], "url_key": p["carried"], "outcome": p["outcome"], "drop_reason": p["drop_reason"]})
+            base.update(
+                {
+                    "outcome": p["outcome"],
+                    "drop_reason": p["drop_reason"],
+                    "not_modified": p["not_modified"],
+                    "latency_ms": p["latency_ms"],
+                    "render_elapsed_ms": None,
+                    "bytes_in": 0,
+                    "pdf_pages": 0,
+                }
+            )
+            yield base
 
     async def spider_closed(self, spider: Any, reason: str = "finished") -> None:
         # Store calls (local disk or S3) run in a thread, never on the reactor.
@@ -113,10 +172,18 @@ class ReportExtension:
         recipe = getattr(spider, "recipe", None)
         site = spider.name
         run_id = str(getattr(spider, "run_id", None) or _now())
+        uri = self.settings.get("GATECRAWL_STORE_URI")
+        options = {k: v for k, v in self.settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
+        try:
+            store = open_store(uri, options)
+        except StoreError as exc:
+            self.stats.inc_value("gatecrawl/report/failed")
+            logger.error("crawl report: cannot open the store %s: %s", redact_url(str(uri)), exc)
+            return
         record = build_record(
             site=site,
             run_id=run_id,
-            pages=pages,
+            pages=self._with_carried(store, site, run_id, pages),
             started_at=self.started_at,
             finished_at=_now(),
             recipe={
@@ -132,14 +199,6 @@ class ReportExtension:
                 "crawl_id": self._crawl_id(),
             },
         )
-        uri = self.settings.get("GATECRAWL_STORE_URI")
-        options = {k: v for k, v in self.settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
-        try:
-            store = open_store(uri, options)
-        except StoreError as exc:
-            self.stats.inc_value("gatecrawl/report/failed")
-            logger.error("crawl report: cannot open the store %s: %s", redact_url(str(uri)), exc)
-            return
         keys = report_keys(site, run_id)
         # gatecrawl/report/written counts a report whose record, summary and HTML were all stored;
         # any failure on the way (a store error or a crash while building) counts as failed.

@@ -9,23 +9,26 @@ Settings: ``GATECRAWL_PRESENCE_ENABLED``.
 Meta: ``gatecrawl_presence`` (written).
 A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the converter drops it
 as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
+A shell whose first response carries data (``core.embedded.has_embedded_data``) gets
+``embedded_sources`` in its verdict (``gatecrawl/presence/embedded_data``).
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
-``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``.
+``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``,
+``gatecrawl/stage_ms/verdict`` (time spent here).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+import time
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
-from gatecrawl.core.gate import GateThresholds
 from gatecrawl.core.htmlparse import parse_html
-from gatecrawl.core.presence import assess_presence
-from gatecrawl.core.validate import detect_bot_challenge
+from gatecrawl.core.presence import assess_fetch
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -33,6 +36,27 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
+
+
+#: the parsed tree of each response alive, so the spider's link and PDF-viewer checks use the
+#: tree the gate parsed (one parse per response on the reactor thread); it goes with the response
+_DOCS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def response_doc(response: Response) -> Any:
+    """The parsed tree of an HTML response (:func:`gatecrawl.core.htmlparse.parse_html`), parsed
+    once and kept for the next reader while the response lives. Read-only: readers must not
+    change it."""
+    doc = _DOCS.get(response)
+    if doc is None:
+        doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
+        _DOCS[response] = doc
+    return doc
+
+
+def forget_doc(response: Response) -> None:
+    """Release the tree of a response that is still referenced (its page waits for conversion)."""
+    _DOCS.pop(response, None)
 
 
 class PresenceMiddleware:
@@ -50,21 +74,29 @@ class PresenceMiddleware:
         recipe = getattr(self.crawler.spider, "recipe", None)
         if recipe is None or not isinstance(response, HtmlResponse) or "playwright" in (response.flags or []):
             return response
-        if "gatecrawl_presence" in request.meta:
+        if "gatecrawl_presence" in request.meta or request.meta.get("gatecrawl_not_modified"):
+            return response  # scored already, or a 304: the stored copy stands
+        routing = getattr(self.crawler, "_gatecrawl_routing", None)
+        if routing is not None and routing.plain_only(response.url) and not routing.recheck(response.url):
+            # Its template never needed the browser (learned render routing): no shell check on the
+            # reactor thread; the converter records the same fetch verdict, and escalates a shell.
+            self.stats.inc_value("gatecrawl/routing/check_skipped")
             return response
+        t0 = time.perf_counter()
+        try:
+            return self._assess(request, response, recipe)
+        finally:
+            self.stats.inc_value("gatecrawl/stage_ms/verdict", int((time.perf_counter() - t0) * 1000))
+
+    def _assess(self, request: Request, response: Response, recipe) -> Response:
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
             # Not parsed here, on the reactor thread: the converter drops it as too_complex.
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response
-        doc = parse_html(response.body, content_type=response.headers.get("Content-Type", b"").decode("latin-1"))
-        presence = assess_presence(doc, GateThresholds.from_recipe(recipe))
-        verdict = presence.to_dict()
-        policy, origin = recipe.render_policy_for(response.url)
-        challenge = detect_bot_challenge(response.text[:200_000], response.status, presence.body_chars)
-        verdict["bot_challenge"] = challenge
-        verdict["render_policy"] = policy
-        verdict["render_policy_origin"] = origin
+        doc = response_doc(response)
+        presence, verdict = assess_fetch(doc, recipe, response.url, status=response.status, body=response.body)
+        policy = verdict["render_policy"]
         request.meta["gatecrawl_presence"] = verdict
         self.stats.inc_value("gatecrawl/presence/checked")
         self.stats.inc_value(f"gatecrawl/presence/policy/{policy}")
@@ -72,5 +104,9 @@ class PresenceMiddleware:
             self.stats.inc_value(f"gatecrawl/presence/signal/{signal}")
         if presence.needs_render:
             self.stats.inc_value("gatecrawl/presence/needs_render")
+            # Data the first response carries (assess_fetch names it, not parsed): the converter
+            # may read the content from it, and RenderMiddleware leaves the page to it first.
+            if verdict.get("embedded_sources"):
+                self.stats.inc_value("gatecrawl/presence/embedded_data")
             logger.debug("shell page (score %s, signals %s): %s", presence.verdict.score, presence.signals, response.url)
         return response

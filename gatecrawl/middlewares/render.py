@@ -38,6 +38,7 @@ Meta (written): ``gatecrawl_render_attempts``, ``gatecrawl_escalated_from``,
 scrapy-playwright's ``playwright*`` keys. Meta (read): ``gatecrawl_presence``.
 Stats: ``gatecrawl/render/requested``, ``gatecrawl/render/requested/<reason>``,
 ``gatecrawl/render/max_reached``, ``gatecrawl/render/skipped/<why>``,
+``gatecrawl/render/deferred/embedded_data`` (a shell left to the embedded-data reader first),
 ``gatecrawl/render/succeeded``, ``gatecrawl/render/ready/<condition>``,
 ``gatecrawl/render/readiness_timeout``, ``gatecrawl/render/readiness_timeout/<condition>``,
 ``gatecrawl/render/failed``, ``gatecrawl/render/failed/<error>``, ``gatecrawl/render/fallback/not_carried``,
@@ -64,6 +65,7 @@ from gatecrawl.browser.options import BrowserOptions
 from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderTimeout
 from gatecrawl.core.convert import page_type
 from gatecrawl.items import first_headers
+from gatecrawl.middlewares.recrawl import strip_conditional
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -119,7 +121,7 @@ def plain_capture(url: str, status: int, headers: dict, body: bytes, max_bytes: 
 def render_request(request: Request, url: str, reason: str, plain: dict | None = None) -> Request:
     """The browser request for ``request``: one more attempt, playwright meta, not filtered.
     ``plain`` (from :func:`plain_capture`) rides along as ``gatecrawl_plain_capture``."""
-    meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright")}
+    meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright") and k != "gatecrawl_conditional"}
     meta["gatecrawl_plain_capture"] = plain
     meta["gatecrawl_url_requested"] = request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0]
     meta["gatecrawl_render_attempts"] = int(request.meta.get("gatecrawl_render_attempts", 0)) + 1
@@ -130,7 +132,10 @@ def render_request(request: Request, url: str, reason: str, plain: dict | None =
     # Never answered from (nor stored in) Scrapy's HTTP cache: the cache keys ignore meta, so it
     # would answer the render with the cached plain shell (HTTPCACHE_ENABLED looped on shells).
     meta["dont_cache"] = True
-    return request.replace(url=url, meta=meta, dont_filter=True)
+    # The browser must get the page, never a 304 to the plain fetch's conditional headers.
+    headers = request.headers.copy()
+    strip_conditional(headers)
+    return request.replace(url=url, meta=meta, headers=headers, dont_filter=True)
 
 
 def _stats_requested(stats: Any, reason: str) -> None:
@@ -152,7 +157,7 @@ class RenderMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Request | Response:
-        if request.meta.get("playwright") or "playwright" in (response.flags or []):
+        if request.meta.get("playwright") or "playwright" in (response.flags or []) or request.meta.get("gatecrawl_not_modified"):
             return response
         if not isinstance(response, HtmlResponse):
             return response
@@ -168,6 +173,11 @@ class RenderMiddleware:
         if reason is None:
             if why in ("policy_skip", "http_status", "bot_challenge") and (request.meta.get("gatecrawl_presence") or {}).get("needs_render"):
                 self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
+            return response
+        if reason == "shell_page" and (request.meta.get("gatecrawl_presence") or {}).get("embedded_sources"):
+            # The shell carries its data: the converter reads the content from it first and the
+            # item pipeline escalates the page (escalate_item) only when that content fails.
+            self.stats.inc_value("gatecrawl/render/deferred/embedded_data")
             return response
         if int(request.meta.get("gatecrawl_render_attempts", 0)) >= self.max_attempts:
             self.stats.inc_value("gatecrawl/render/max_reached")
@@ -199,7 +209,7 @@ def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
         crawler.stats.inc_value("gatecrawl/render/max_reached")
         return False
     if reason == "shell_page":
-        reason = "pipeline_shell_page"
+        reason = "embedded_data_failed" if (presence or {}).get("embedded_sources") else "pipeline_shell_page"
     plain = scrapy.Request(
         item.url_final,
         callback=spider.parse,

@@ -3,8 +3,9 @@
 ``DOWNLOAD_MAXSIZE`` is the transport cap (Scrapy aborts a download past it, also while
 decompressing). On top of it, a response whose (decompressed or rendered) body is larger
 than the cap for its type is refused with ``size_exceeded``: ``GATECRAWL_MAXSIZE_HTML`` for
-HTML (plain and browser-rendered alike), ``GATECRAWL_MAXSIZE_PDF`` for PDFs,
-``GATECRAWL_MAXSIZE_OTHER`` for everything else.
+HTML (plain and browser-rendered alike, Markdown answers and XML), ``GATECRAWL_MAXSIZE_PDF`` for PDFs,
+``GATECRAWL_MAXSIZE_OTHER`` for everything else; the type is the content router's
+(:mod:`gatecrawl.core.route`), the same answer the conversion gets.
 
 Stats: ``gatecrawl/size/exceeded/<type>``.
 """
@@ -14,6 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import IgnoreRequest
+
+from gatecrawl.core.route import media_type, page_type
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -41,12 +44,15 @@ class SizeCapMiddleware:
 
     @staticmethod
     def kind(response: Response) -> str:
-        ctype = response.headers.get("Content-Type", b"").decode("latin-1").lower()
-        if "pdf" in ctype or response.body[:5] == b"%PDF-":
-            return "pdf"
-        if "html" in ctype or "xml" in ctype or "playwright" in (response.flags or []):
+        """The content router's answer (:func:`gatecrawl.core.route.page_type`); a rendered DOM
+        is HTML, and so are Markdown and XML for the caps (text read like a page)."""
+        if "playwright" in (response.flags or []):
             return "html"
-        return "other"
+        ctype = response.headers.get("Content-Type")
+        kind = page_type(response.body, ctype, response.url)
+        if kind == "markdown" or (kind == "other" and "xml" in media_type(ctype)):
+            return "html"  # text read like HTML (a site's Markdown answer, sitemaps, feeds)
+        return kind
 
     def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
         kind = self.kind(response)

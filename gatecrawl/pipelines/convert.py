@@ -6,17 +6,22 @@ packet says which and why (``capture_choice``). Before an HTML page is judged, t
 "not found" probe (:mod:`gatecrawl.pipelines.probe`, recipe ``validation.not_found_probe``)
 gives the fingerprint that drops a matching page as ``soft_404``.
 
-HTML conversion runs in a bounded pool of worker threads (``GATECRAWL_CONVERT_WORKERS``), never
-on the reactor thread, so a slow page cannot stall fetching and exporting of the others (T33);
-the pool's size bounds how many pages are converted, and held in memory, at once. A page over
-``GATECRAWL_MAX_DOM_NODES`` element nodes is dropped as ``too_complex`` before it is parsed.
+HTML conversion runs in a bounded pool of worker processes (``GATECRAWL_CONVERT_POOL=process``,
+the default: :mod:`gatecrawl.core.convertpool`, one worker per core unless
+``GATECRAWL_CONVERT_WORKERS``) or threads (``thread``), never on the reactor thread, so a slow
+page cannot stall fetching and exporting of the others (T33), and in processes conversion uses
+every core; the pool's size bounds how many pages are converted, and held in memory, at once.
+A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is dropped as ``too_complex`` before it is
+parsed.
 
 Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool),
-``GATECRAWL_CONVERT_WORKERS``, ``GATECRAWL_MAX_DOM_NODES``.
+``GATECRAWL_CONVERT_POOL``, ``GATECRAWL_CONVERT_WORKERS``, ``GATECRAWL_MAX_DOM_NODES``.
 Stats: ``gatecrawl/items/processed``, ``gatecrawl/items/escalated`` (a shell re-requested
 through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``gatecrawl/dropped/<reason>``,
-``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/capture/<reason>``
-(the choice between an escalated page's plain and rendered captures).
+``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/embedded/{tried,kept}``,
+``gatecrawl/embedded/rejected/<why>`` (a shell's embedded data not used: why, or the drop reason), ``gatecrawl/capture/<reason>``
+(the choice between an escalated page's plain and rendered captures), ``gatecrawl/stage_ms/convert``
+(conversion time, summed over the pages), ``gatecrawl/convert/pool_restarted`` (a worker process died).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from twisted.python.threadpool import ThreadPool
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, FetchInfo, convert, page_type
+from gatecrawl.core.convertpool import ConvertProcessPool, default_workers, replay_logs
 from gatecrawl.items import PageCapture
 from gatecrawl.middlewares.render import escalate_item
 from gatecrawl.pipelines.probe import NotFoundProber
@@ -56,7 +62,11 @@ class ConvertPipeline:
         self.crawler = crawler
         self.stats = crawler.stats
         self.pdf_workers = crawler.settings.getint("GATECRAWL_PDF_WORKERS")
-        self.convert_workers = max(1, crawler.settings.getint("GATECRAWL_CONVERT_WORKERS", 2))
+        self.convert_workers = crawler.settings.getint("GATECRAWL_CONVERT_WORKERS", 0) or default_workers()
+        self.pool_kind = crawler.settings.get("GATECRAWL_CONVERT_POOL", "process")
+        if self.pool_kind not in ("process", "thread"):
+            raise ValueError(f"GATECRAWL_CONVERT_POOL: 'process' or 'thread', got {self.pool_kind!r}")
+        self._procs: ConvertProcessPool | None = None
         self.max_dom_nodes = crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         self._pool: ThreadPool | None = None
         # Back-pressure: while this many pages wait for (or are in) conversion, the engine takes
@@ -76,6 +86,8 @@ class ConvertPipeline:
         self._start_pool()
 
     def _start_pool(self) -> ThreadPool:
+        if self.pool_kind == "process" and self._procs is None:
+            self._procs = ConvertProcessPool(self.convert_workers)
         if self._pool is None:
             self._pool = ThreadPool(minthreads=0, maxthreads=self.convert_workers, name="gatecrawl-convert")
             self._pool.start()
@@ -85,23 +97,62 @@ class ConvertPipeline:
         from gatecrawl.core.pdf import shutdown_pool
 
         shutdown_pool()
+        if self._procs is not None:
+            self._procs.shutdown()
+            self._procs = None
         if self._pool is not None:
             self._pool.stop()
             self._pool = None
 
     async def _off_reactor(self, fn: Any, *args: Any) -> Any:
-        """Run ``fn(*args)`` in the conversion pool and wait for it without blocking the reactor."""
+        """Convert ``fn(*args)`` (the arguments of ``convert()``) in the conversion pool and wait
+        for it without blocking the reactor."""
         from twisted.internet import reactor
 
         self._waiting += 1
         if self._waiting >= self.max_waiting and not self._paused:
             self._set_paused(True)
         try:
-            return await maybe_deferred_to_future(deferToThreadPool(reactor, self._start_pool(), fn, *args))
+            call = fn(*args)
+            pool = self._start_pool()
+            if self._procs is not None:
+                return await self._in_process(call)
+            return await maybe_deferred_to_future(deferToThreadPool(reactor, pool, lambda: convert(*call[0], **call[1])))
         finally:
             self._waiting -= 1
             if self._paused and self._waiting <= self.max_waiting // 2:
                 self._set_paused(False)
+
+    async def _in_process(self, call: tuple[tuple, dict]) -> Any:
+        """``convert()`` in a worker process; a page whose worker died is converted in a thread."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        from twisted.internet import defer, reactor
+
+        assert self._procs is not None
+        args, kwargs = call
+        d: defer.Deferred = defer.Deferred()
+
+        def done(fut: Any) -> None:  # in the executor's thread
+            if fut.cancelled():
+                reactor.callFromThread(d.errback, defer.CancelledError())
+                return
+            exc = fut.exception()
+            if exc is not None:
+                reactor.callFromThread(d.errback, exc)
+            else:
+                reactor.callFromThread(d.callback, fut.result())
+
+        self._procs.submit(*args, fetch=kwargs["fetch"]).add_done_callback(done)
+        try:
+            result, records = await maybe_deferred_to_future(d)
+        except BrokenProcessPool:
+            self._procs.discard_broken()
+            self.stats.inc_value("gatecrawl/convert/pool_restarted")
+            logger.warning("a conversion worker process died; converting %s in a thread", args[1])
+            return await maybe_deferred_to_future(deferToThreadPool(reactor, self._start_pool(), lambda: convert(*args, **kwargs)))
+        replay_logs(records)
+        return result
 
     def _set_paused(self, paused: bool) -> None:
         try:
@@ -123,7 +174,8 @@ class ConvertPipeline:
     def from_crawler(cls, crawler: Crawler) -> ConvertPipeline:
         return cls(crawler)
 
-    def _convert(self, item: PageCapture, probe: dict | None = None) -> Any:
+    def _convert(self, item: PageCapture, probe: dict | None = None) -> tuple[tuple, dict]:
+        """The arguments of ``convert()`` for a captured page."""
         spider = self.crawler.spider
         fetch = FetchInfo(
             url_requested=item.url_requested,
@@ -145,9 +197,9 @@ class ConvertPipeline:
             viewer_url=item.viewer_url,
             max_dom_nodes=self.max_dom_nodes,
         )
-        return convert(item.body, item.url_final, item.content_type, spider.recipe, fetch=fetch)
+        return (item.body, item.url_final, item.content_type, spider.recipe), {"fetch": fetch}
 
-    def _convert_plain(self, item: PageCapture, plain: dict, probe: dict | None) -> Any:
+    def _convert_plain(self, item: PageCapture, plain: dict, probe: dict | None) -> tuple[tuple, dict]:
         """The plain side of an escalated page: its own body, status and headers; the render's
         report attached; its shell signal not held against it (the render answered it)."""
         spider = self.crawler.spider
@@ -168,7 +220,7 @@ class ConvertPipeline:
             not_found_probe=NotFoundProber.for_reader(probe, "http"),
             max_dom_nodes=self.max_dom_nodes,
         )
-        return convert(plain.get("body") or b"", plain.get("url") or item.url_final, plain.get("content_type"), spider.recipe, fetch=fetch)
+        return (plain.get("body") or b"", plain.get("url") or item.url_final, plain.get("content_type"), spider.recipe), {"fetch": fetch}
 
     async def _probe(self, item: PageCapture) -> dict | None:
         """The host's "not found" probe result, for an HTML page with a success status."""
@@ -186,11 +238,18 @@ class ConvertPipeline:
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageCapture):
             return item
+        if item.not_modified and item.previous is not None:
+            # The stored copy stands (a 304, or a sitemap lastmod skip): nothing to convert; the
+            # outcome stays what was stored, and the export pipeline rewrites nothing.
+            item.outcome = item.previous.get("outcome")
+            item.drop_reason = item.previous.get("drop_reason")
+            return item
         self.stats.inc_value("gatecrawl/items/processed")
         probe = await self._probe(item)
         if page_type(item.body, item.content_type, item.url_final) == "pdf":
             # PDFs are parsed in worker processes; wait for them off the reactor thread.
-            result = await run_in_thread(self._convert, item)
+            args, kwargs = self._convert(item)
+            result = await run_in_thread(convert, *args, **kwargs)
         else:
             result = await self._off_reactor(self._convert, item, probe)
         plain, item.plain = item.plain, None
@@ -207,7 +266,17 @@ class ConvertPipeline:
             self.stats.inc_value(f"gatecrawl/capture/{choice.reason}")
         if result.drop_reason == "soft_404" and "soft_404_fingerprint" in ((result.evidence.get("validation_report") or {}).get("detail") or {}):
             self.stats.inc_value("gatecrawl/not_found_probe/matched")
-        if not result.ok and result.drop_reason == "shell_page" and item.reader == "http":
+        embedded = result.evidence.get("embedded")
+        if embedded:  # a shell read from the data in its first response (core.embedded)
+            self.stats.inc_value("gatecrawl/embedded/tried")
+            if result.evidence.get("reader") == "embedded_data":
+                self.stats.inc_value("gatecrawl/embedded/kept")
+            else:
+                self.stats.inc_value(f"gatecrawl/embedded/rejected/{embedded.get('rejected') or embedded.get('drop_reason') or 'unknown'}")
+        # A shell RenderMiddleware left to the embedded-data reader goes to the browser when it was
+        # not kept, whatever its plain page was dropped for (as the middleware would have sent it).
+        deferred = item.reader == "http" and bool((item.presence or {}).get("embedded_sources"))
+        if not result.ok and (result.drop_reason == "shell_page" or deferred) and item.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.
             presence = item.presence or result.evidence.get("fetch_gate")
@@ -215,6 +284,7 @@ class ConvertPipeline:
                 self.stats.inc_value("gatecrawl/items/escalated")
                 raise DropItem(f"escalated to the browser: {item.url_final}", log_level="DEBUG")
         ev = result.evidence
+        self.stats.inc_value("gatecrawl/stage_ms/convert", int(ev.get("conversion_ms") or 0))
         item.markdown = result.markdown
         item.evidence = ev
         item.outcome = result.outcome

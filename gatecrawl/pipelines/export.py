@@ -13,7 +13,14 @@ Keys (deterministic, from the canonical final URL; an ``s3://bucket/prefix`` sto
   crawl in distributed mode, else null);
 - per distributed crawl: ``<site>/crawls/<crawl id>.json``, the crawl's run manifests merged
   (:mod:`gatecrawl.report.crawl`). Every worker rewrites it after its own run manifest, so the
-  last worker to finish leaves the complete one.
+  last worker to finish leaves the complete one;
+- changed-only recrawls (:mod:`gatecrawl.store.recrawl`): ``<site>/recrawl.jsonl`` (loaded at
+  start for the conditional requests, rewritten at the end from the run's pages, or in distributed
+  mode from the merged crawl) and the run's change list ``<site>/runs/changes/<run id>.json``; a
+  page whose stored copy stands (``PageCapture.not_modified``: a 304, a sitemap lastmod skip) gets
+  a manifest entry and no write;
+- learned render routing (:mod:`gatecrawl.core.routing`): ``<site>/routing.json``, loaded at start,
+  this run's observations (kept pages) added at the end.
 
 Idempotency: an object is rewritten only when its *identity* changed
 (:mod:`gatecrawl.store.identity`): the bytes for Markdown, the packet without its per-run fields
@@ -40,7 +47,7 @@ Stats: ``gatecrawl/export/put``, ``gatecrawl/export/unchanged``, ``gatecrawl/exp
 ``gatecrawl/export/quarantined``, ``gatecrawl/export/failed``, ``gatecrawl/export/spooled``,
 ``gatecrawl/export/recovered``, ``gatecrawl/export/upload_failed``, ``gatecrawl/export/deferred``,
 ``gatecrawl/export/breaker_opened``, ``gatecrawl/export/damaged``, ``gatecrawl/export/checksum_mismatch``,
-``gatecrawl/export/pending``, ``gatecrawl/export/crawl_merge_failed``; exit reasons ``gatecrawl/exit/export_pending``,
+``gatecrawl/export/pending``, ``gatecrawl/export/crawl_merge_failed``, ``gatecrawl/stage_ms/export``; exit reasons ``gatecrawl/exit/export_pending``,
 ``gatecrawl/exit/export_failed``, ``gatecrawl/exit/nothing_kept``.
 """
 
@@ -50,20 +57,24 @@ import hashlib
 import json
 import logging
 import sys
+import time
 import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from scrapy import signals
 from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core import evidence as ev
+from gatecrawl.core.routing import RoutingModel, observation, routing_key
 from gatecrawl.core.redact import redact_obj, redact_url
 from gatecrawl.items import PageCapture, feed_item
 from gatecrawl.signals import page_stored
 from gatecrawl.report.crawl import run_manifest_key, write_crawl_manifest
 from gatecrawl.store import StoreError, open_store, page_keys
 from gatecrawl.store.identity import identity_sha256, run_facts
+from gatecrawl.store.recrawl import CHANGE_KINDS, CHANGES_VERSION, PreviousState, change_of, changes_key, state_key, state_lines
 from gatecrawl.store.spill import SpillDir, SpillFile, open_spill
 
 if TYPE_CHECKING:
@@ -87,6 +98,9 @@ _PUBLISHED_COUNTERS = (
     "breaker_opened",
     "damaged",
     "checksum_mismatch",
+    "journal_replayed",
+    "journal_damaged",
+    "fsync_batches",
 )
 
 
@@ -117,6 +131,53 @@ class ExportPipeline:
         self.feed_dropped = settings.getbool("GATECRAWL_FEED_DROPPED")
         self.write_index = settings.getbool("GATECRAWL_INDEX_ENABLED")
         self.front_matter = settings.getbool("GATECRAWL_MARKDOWN_FRONT_MATTER")
+        # Changed-only recrawls: what the site's earlier runs stored (<site>/recrawl.jsonl), this
+        # run's change kinds (counts in memory, the URLs in a spill file).
+        self.previous: PreviousState | None = None
+        self._changes: SpillFile | None = None
+        self.change_counts: dict[str, int] = {k: 0 for k in (*CHANGE_KINDS, "dropped")}
+        self._merged: dict[str, Any] | None = None
+        # Render routing learned per URL template (gatecrawl.core.routing), as the run started;
+        # this run's observations are added to it.
+        self.routing_enabled = settings.getbool("GATECRAWL_ROUTING_ENABLED") and settings.getbool("GATECRAWL_RENDER_ENABLED")
+        self.routing_options = {
+            "min_observations": settings.getint("GATECRAWL_ROUTING_MIN_OBSERVATIONS", 5),
+            "recheck_share": settings.getfloat("GATECRAWL_ROUTING_RECHECK_SHARE", 0.1),
+        }
+        self.routing: RoutingModel | None = None
+        self.prune = settings.getbool("GATECRAWL_QUARANTINE_PRUNE")
+        # Set when the spider went idle (frontier empty, nothing in flight), cleared by every
+        # request scheduled after: at close, True means the crawl ran out of URLs by itself.
+        self._drained = False
+        crawler.signals.connect(self._on_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self._on_scheduled, signal=signals.request_scheduled)
+
+    def _on_idle(self) -> None:
+        self._drained = True
+
+    def _on_scheduled(self, request: Any) -> None:
+        self._drained = False
+
+    def _why_not_complete(self, summary: dict[str, Any]) -> str | None:
+        """None when this run saw the whole site as its recipe defines it, so a URL stored before
+        and not reached now has left the crawl; otherwise why that cannot be told."""
+        stats = self.stats
+        spider = self.crawler.spider
+        if not self.prune:
+            return "GATECRAWL_QUARANTINE_PRUNE is off"
+        if self.crawl_id:
+            return "distributed crawl"
+        if self.crawler.settings.get("JOBDIR"):
+            return "JOBDIR (a resumed run sees part of the site)"
+        if not getattr(spider, "covers_recipe", False):
+            return "start URLs given on the command line"
+        if stats.get_value("gatecrawl/follow/max_pages_reached"):
+            return "max_pages reached"
+        if not self._drained:
+            return "the crawl was stopped before its frontier was empty"
+        if summary["counts"]["kept"] == 0 or self.failed_keys:
+            return "nothing kept or an export failed"
+        return None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExportPipeline:
@@ -130,6 +191,11 @@ class ExportPipeline:
         self._crawl_run_ids = getattr(scheduler, "crawl_run_ids", None) if self.crawl_id else None
         self.store = await run_in_thread(open_store, self.store_uri, self.options)
         self._open_spill()
+        self.previous = await run_in_thread(self._load_previous)
+        self.crawler._gatecrawl_previous = self.previous  # type: ignore[attr-defined]
+        if self.routing_enabled:
+            self.routing = await run_in_thread(self._load_routing)
+            self.crawler._gatecrawl_routing = self.routing  # type: ignore[attr-defined]
         recovered = await run_in_thread(self.store.resume)
         if recovered:
             logger.info("export: %d objects from an earlier run are being uploaded first", recovered)
@@ -139,17 +205,63 @@ class ExportPipeline:
             return
         self._spill = open_spill(self.spool_dir, "export")
         self._entries = self._spill.file("manifest")
+        self._changes = self._spill.file("changes")
         statuses = self._statuses = self._spill.file("statuses")
         if self.store is not None:
             # Before resume(): uploads of an earlier run's leftovers change statuses too.
             self.store.set_status_sink(lambda key, status: statuses.append([key, status]))
 
+    def _load_previous(self) -> PreviousState:
+        """Runs in a thread: the site's ``recrawl.jsonl`` (empty when unreadable: no savings, but
+        nothing wrong is kept)."""
+        assert self.store is not None and self._spill is not None
+        site = self.crawler.spider.name
+        try:
+            state = PreviousState.load(self.store, site, self._spill.path / "previous.sqlite")
+        except StoreError as exc:
+            logger.warning("recrawl: %s not read (%s); every page is fetched in full", state_key(site), exc)
+            self.stats.inc_value("gatecrawl/recrawl/state_unreadable")
+            return PreviousState(self._spill.path / "previous.sqlite")
+        if len(state):
+            logger.info("recrawl: %d pages stored by earlier runs (%d kept)", len(state), state.kept)
+        return state
+
+    def _load_routing(self) -> RoutingModel:
+        """Runs in a thread: the site's routing model (empty when unreadable: every page takes the
+        plain path first, as without routing)."""
+        assert self.store is not None
+        key = routing_key(self.crawler.spider.name)
+        try:
+            data = self.store.get(key)
+        except StoreError as exc:
+            logger.warning("routing: %s not read (%s); every page is fetched plain first", key, exc)
+            data = None
+        return RoutingModel.loads(data, **self.routing_options)
+
+    def _write_routing(self) -> list[tuple[str, str | None]]:
+        """Runs in a thread: this run's observations added to the stored model (read again: in
+        distributed mode another worker may have written it meanwhile)."""
+        assert self.store is not None
+        if self.routing is None:
+            return []
+        key = routing_key(self.crawler.spider.name)
+        try:
+            stored = RoutingModel.loads(self.store.get(key), **self.routing_options)
+        except StoreError as exc:
+            return [(key, str(exc))]
+        stored._run = self.routing._run
+        data = stored.updated().dumps()
+        return self._apply([("put", key, data, "application/json", self._metadata(key, data, {}))])
+
     def _close_spill(self) -> None:
+        if self.previous is not None:
+            self.previous.close()
+            self.previous = None
         if self.store is not None:
             self.store.set_status_sink(None)
         if self._spill is not None:
             self._spill.close()
-        self._spill = self._entries = self._statuses = None
+        self._spill = self._entries = self._statuses = self._changes = None
 
     # -- writing ----------------------------------------------------------------------
 
@@ -202,14 +314,39 @@ class ExportPipeline:
             self.stats.inc_value("gatecrawl/export/quarantined")
         written = [op[1] for op in ops if op[0] == "put"]
         stored = {"markdown": keys["markdown"], "packet": keys["packet"]} if item.outcome == "kept" else {"quarantine": keys["quarantine"]}
+        identities = {op[1]: op[4]["identity-sha256"] for op in ops if op[0] == "put"}
+        prev = self._previous_of(packet.get("url_final"), packet.get("url_requested"))
+        headers = packet.get("response_headers") or {}
+        if self.routing is not None and isinstance(packet.get("url_final"), str):
+            seen = observation({**packet, "outcome": item.outcome})
+            if (seen == "plain" and self.routing.render_only(packet["url_final"])) or (seen == "browser" and self.routing.plain_only(packet["url_final"])):
+                # Its template was render-only and this page (a re-check) read fine without the
+                # browser, or it never needed the browser and this page did.
+                self.stats.inc_value("gatecrawl/routing/mispredicted")
+            self.routing.observe(packet["url_final"], seen)
+        change = self._change(prev, item.outcome, identities, packet.get("markdown_sha256"), packet.get("url_final"))
+        # When the stored content was fetched: kept while it does not change (the stored
+        # objects are not rewritten either), so an unchanged site leaves recrawl.jsonl unchanged.
+        content_fetched_at = packet.get("fetched_at")
+        same = change == "unchanged" or (change == "dropped" and prev is not None and prev.get("identity_sha256") == identities)
+        if prev is not None and same and prev.get("content_fetched_at"):
+            content_fetched_at = prev["content_fetched_at"]
         self._add_entry(
             {
                 "url": packet.get("url_final"),
+                "url_requested": packet.get("url_requested"),
+                "depth": packet.get("depth"),
+                "change": change,
+                "not_modified": None,
+                "etag": headers.get("etag"),
+                "last_modified": headers.get("last-modified"),
+                "content_fetched_at": content_fetched_at,
+                "links": item.links,
                 "outcome": item.outcome,
                 "drop_reason": item.drop_reason,
                 "keys": written,
                 "stale_keys": [op[1] for op in ops if op[0] == "delete"],
-                "identity_sha256": {op[1]: op[4]["identity-sha256"] for op in ops if op[0] == "put"},
+                "identity_sha256": identities,
                 "markdown_sha256": packet.get("markdown_sha256"),
                 "needs_render": packet.get("needs_render"),
                 "reader": packet.get("reader"),
@@ -226,6 +363,64 @@ class ExportPipeline:
                 self.failed_keys.append(key)
                 logger.error("export failed for %s: %s", key, error)
         return stored
+
+    def _previous_of(self, *urls: Any) -> dict[str, Any] | None:
+        if self.previous is None or not len(self.previous):
+            return None
+        for url in urls:
+            if isinstance(url, str):
+                prev = self.previous.get(url)
+                if prev is not None:
+                    return prev
+        return None
+
+    def _change(self, prev: dict[str, Any] | None, outcome: Any, identities: dict[str, str], markdown_sha256: Any, url: Any, not_modified: bool = False) -> str:
+        """This page's change kind (:func:`gatecrawl.store.recrawl.change_of`); counted, and its
+        URL noted for the run's change list."""
+        if prev is not None and not not_modified and prev.get("outcome") == outcome == "kept":
+            old = prev.get("identity_sha256")
+            same = old == identities if isinstance(old, dict) and old else prev.get("markdown_sha256") == markdown_sha256
+            kind = "unchanged" if same else "changed"
+        else:
+            kind = change_of(prev, outcome, {}, not_modified)
+        self.change_counts[kind] = self.change_counts.get(kind, 0) + 1
+        self.stats.inc_value(f"gatecrawl/recrawl/{kind}")
+        self._open_spill()
+        assert self._changes is not None
+        if kind != "dropped":
+            self._changes.append([kind, str(url or "")])
+        return kind
+
+    def _export_unchanged(self, item: PageCapture) -> None:
+        """A page whose stored copy stands (a 304, or a sitemap lastmod skip): no object is
+        written or removed; its manifest entry repeats what is stored and says why."""
+        prev = item.previous or {}
+        outcome = prev.get("outcome")
+        self._add_entry(
+            {
+                "url": prev.get("url") or item.url_final,
+                "url_requested": prev.get("url_requested") or item.url_requested,
+                "depth": item.depth,
+                "change": self._change(prev, outcome, {}, prev.get("markdown_sha256"), prev.get("url") or item.url_final, not_modified=True),
+                "not_modified": item.not_modified,
+                "etag": prev.get("etag"),
+                "last_modified": prev.get("last_modified"),
+                "content_fetched_at": prev.get("content_fetched_at"),
+                "links": prev.get("links"),
+                "outcome": outcome,
+                "drop_reason": prev.get("drop_reason"),
+                "keys": list(prev.get("keys") or []),
+                "stale_keys": [],
+                "identity_sha256": dict(prev.get("identity_sha256") or {}),
+                "markdown_sha256": prev.get("markdown_sha256"),
+                "needs_render": None,
+                "reader": None,
+                "title": prev.get("title"),
+                "fetched_at": item.fetched_at,
+                "latency_ms": item.latency_ms,
+                "render": None,
+            }
+        )
 
     def _add_entry(self, entry: dict[str, Any]) -> None:
         self._open_spill()
@@ -246,9 +441,18 @@ class ExportPipeline:
         """Store the page, announce it (``gatecrawl.signals.page_stored``), then hand the feeds a
         JSON-friendly page record (:func:`gatecrawl.items.feed_item`); a dropped page leaves the
         item flow here (quarantined, logged at INFO) unless ``GATECRAWL_FEED_DROPPED``."""
+        if isinstance(item, PageCapture) and item.not_modified and item.previous is not None:
+            self._export_unchanged(item)
+            keys = list((item.previous or {}).get("keys") or [])
+            stored = {"markdown": keys[0], "packet": keys[1]} if item.outcome == "kept" and len(keys) == 2 else {"quarantine": keys[0] if keys else None}
+            self.crawler.signals.send_catch_log(signal=page_stored, item=item, keys=stored)
+            # Not in the feeds: nothing about the page changed (its stored record stands).
+            raise DropItem(f"unchanged ({item.not_modified}): {item.url_final}", log_level="DEBUG")
         if not isinstance(item, PageCapture) or item.evidence is None:
             return item
+        t0 = time.perf_counter()
         keys = await self._export(item)
+        self.stats.inc_value("gatecrawl/stage_ms/export", int((time.perf_counter() - t0) * 1000))
         self.crawler.signals.send_catch_log(signal=page_stored, item=item, keys=keys)
         if item.outcome != "kept" and not self.feed_dropped:
             raise DropItem(f"{item.drop_reason}: {item.url_final}", log_level="INFO")
@@ -271,6 +475,7 @@ class ExportPipeline:
                 "started_at": self.started_at,
                 "finished_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                 "counts": {**self.counts, "dropped_by_reason": dict(sorted(self.dropped_by_reason.items()))},
+                "changes": {**self._change_counts(), "key": changes_key(spider.name, str(spider.run_id))},
                 "stats": stats,
             }
         )
@@ -294,7 +499,8 @@ class ExportPipeline:
             for i, e in enumerate(entries.read(n_entries)):
                 objects: dict[str, str] = {}
                 while nxt is not None and nxt[0] == i:
-                    objects[nxt[1]] = nxt[2] or "pending"
+                    # An entry whose stored copy stands touched no object: unchanged.
+                    objects[nxt[1]] = nxt[2] or ("unchanged" if e.get("not_modified") else "pending")
                     nxt = next(resolved, None)
                 e["objects"] = objects
                 yield e
@@ -350,11 +556,33 @@ class ExportPipeline:
                 self.failed_keys.append(k)
                 logger.error("could not write the run manifest %s: %s", k, error)
         if self.write_index and not self.crawl_id:
-            index_key, error = await run_in_thread(self._write_index, data)
+            why_not = self._why_not_complete(summary)
+            if why_not and self.prune:
+                logger.info("export: quarantine not pruned: %s", why_not)
+            index_key, error = await run_in_thread(self._write_index, data, why_not is None)
             if error is not None:
                 self.stats.inc_value("gatecrawl/export/failed")
                 self.failed_keys.append(index_key)
                 logger.error("could not write the site index %s: %s", index_key, error)
+        for k, error in await run_in_thread(self._write_routing):
+            if error is not None:
+                self.stats.inc_value("gatecrawl/export/failed")
+                self.failed_keys.append(k)
+                logger.error("could not write the routing model %s: %s", k, error)
+        for k, error in await run_in_thread(self._write_changes, summary):
+            if error is not None:
+                self.stats.inc_value("gatecrawl/export/failed")
+                self.failed_keys.append(k)
+                logger.error("could not write the change list %s: %s", k, error)
+        if not self.crawl_id:
+            # A complete run forgets the dropped URLs it no longer reached (their quarantine
+            # packets are pruned with their index lines, above).
+            complete = self.write_index and self._why_not_complete(summary) is None
+            for k, error in await run_in_thread(self._write_recrawl_state, data, complete):
+                if error is not None:
+                    self.stats.inc_value("gatecrawl/export/failed")
+                    self.failed_keys.append(k)
+                    logger.error("could not write the recrawl state %s: %s", k, error)
         pending = await run_in_thread(store.flush, self.flush_timeout)
         crawl_key = None
         if self.crawl_id:
@@ -365,6 +593,13 @@ class ExportPipeline:
                 logger.error("could not write the merged manifest of crawl %s: %s", self.crawl_id, error)
             else:
                 logger.info("crawl %s: merged manifest %s", self.crawl_id, crawl_key)
+                # The crawl's merged pages are the state the next crawl starts from (the last
+                # worker to finish leaves the complete one).
+                for k, error in await run_in_thread(self._write_recrawl_state, None):
+                    if error is not None:
+                        self.stats.inc_value("gatecrawl/export/failed")
+                        self.failed_keys.append(k)
+                        logger.error("could not write the recrawl state %s: %s", k, error)
             pending = await run_in_thread(store.pending)
         self._publish_counters()
         if pending:
@@ -380,11 +615,59 @@ class ExportPipeline:
         if self.print_summary:
             print(format_summary(summary, key, pending, crawl_key), file=sys.stderr)
 
-    def _write_index(self, manifest: bytes) -> tuple[str, str | None]:
+    def _change_counts(self) -> dict[str, int]:
+        """This run's change counts, with ``not_checked``: pages kept before that this run did
+        not reach (not requested: no longer linked, or past max_pages)."""
+        c = dict(self.change_counts)
+        reached_kept = c["changed"] + c["unchanged"] + c["removed"]
+        c["not_checked"] = max(0, (self.previous.kept if self.previous is not None else 0) - reached_kept)
+        return c
+
+    def _write_changes(self, summary: dict[str, Any]) -> list[tuple[str, str | None]]:
+        """Runs in a thread: the run's change list, ``<site>/runs/changes/<run id>.json``."""
+        assert self.store is not None and self._spill is not None and self._changes is not None
+        key = changes_key(summary["site"], str(summary["run_id"]))
+        lists: dict[str, list[str]] = {k: [] for k in CHANGE_KINDS}
+        for kind, url in self._spill.sorted(self._changes.read(self._changes.mark()), key=lambda r: (r[0], r[1])):
+            lists.setdefault(kind, []).append(url)
+        doc = redact_obj(
+            {
+                "schema_version": CHANGES_VERSION,
+                "site": summary["site"],
+                "run_id": summary["run_id"],
+                "crawl_id": self.crawl_id,
+                "counts": {k: v for k, v in summary["changes"].items() if k != "key"},
+                **lists,
+            }
+        )
+        data = (json.dumps(doc, sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        return self._apply([("put", key, data, "application/json", self._metadata(key, data, {}))])
+
+    def _write_recrawl_state(self, manifest: bytes | None, complete: bool = False) -> list[tuple[str, str | None]]:
+        """Runs in a thread: ``<site>/recrawl.jsonl`` from the state the run started with and this
+        run's pages (``manifest``), or in distributed mode the crawl's merged pages. A ``complete``
+        run leaves out the dropped URLs it did not reach (as the site index does)."""
+        assert self.store is not None
+        if manifest is not None:
+            doc = json.loads(manifest)
+        elif self._merged is not None:
+            doc = self._merged
+        else:
+            return []
+        key = state_key(doc.get("site") or self.crawler.spider.name)
+        pages = doc.get("pages") or []
+        if isinstance(pages, dict):  # a merged manifest: one entry per store key
+            pages = sorted(pages.values(), key=lambda p: str(p.get("url") or ""))
+        data = b"".join(state_lines(self.previous, pages, forget_unreached_dropped=complete))
+        return self._apply([("put", key, data, "application/x-ndjson", self._metadata(key, data, {}))])
+
+    def _write_index(self, manifest: bytes, complete: bool = False) -> tuple[str, str | None]:
         """Runs in a thread: ``<site>/index.jsonl``, one line per URL the site's runs stored (its
         latest state: outcome, drop reason, title, Markdown and packet keys), sorted by URL; this
         run's pages replace their earlier lines. No per-run fields: an unchanged site leaves it
-        unchanged. Returns (key, error or None)."""
+        unchanged. A ``complete`` run (see :meth:`_why_not_complete`) also removes the quarantine
+        packets of dropped URLs it did not reach, and their lines: they left the crawl (kept pages
+        stay). Returns (key, error or None)."""
         assert self.store is not None
         doc = json.loads(manifest)
         key = index_key(doc["site"])
@@ -403,6 +686,16 @@ class ExportPipeline:
                     continue
                 if isinstance(e, dict) and isinstance(e.get("url"), str):
                     entries[e["url"]] = e
+            reached = {p["url"] for p in doc["pages"]}
+            written = {k for p in doc["pages"] for k in p.get("keys") or []}
+            if complete:
+                for url in [u for u, e in entries.items() if u not in reached and e.get("outcome") != "kept"]:
+                    packet = entries[url].get("packet")
+                    if isinstance(packet, str) and "/quarantine/" in packet and packet not in written:
+                        self.store.delete(packet)
+                        self.stats.inc_value("gatecrawl/export/quarantine_pruned")
+                        logger.info("export: %s left the crawl; quarantine packet %s removed", url, packet)
+                    del entries[url]
             for p in doc["pages"]:
                 keys = p.get("keys") or []
                 entries[p["url"]] = {
@@ -432,7 +725,7 @@ class ExportPipeline:
         assert self.store is not None and self.crawl_id
         try:
             own = json.loads(manifest)
-            key, _ = write_crawl_manifest(
+            key, self._merged = write_crawl_manifest(
                 self.store, own["site"], self.crawl_id, own=own, run_ids=self._registered_runs, flush_timeout=self.flush_timeout
             )
         except Exception as exc:  # noqa: BLE001 - the merge must never break closing the export
@@ -441,15 +734,17 @@ class ExportPipeline:
 
 
 def front_matter(packet: dict[str, Any], packet_key: str) -> str:
-    """YAML front matter for a kept page's ``.md`` file: url, title, recipe, packet key and the
-    body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any character safe).
-    No per-run fields (``fetched_at`` is in the packet and the run manifest), so the file of an
-    unchanged page keeps its bytes."""
+    """YAML front matter for a kept page's ``.md`` file: url, title, fetched_at, recipe, packet key
+    and the body's sha256 (``markdown_sha256``). Values are JSON strings (valid YAML, any
+    character safe). ``fetched_at`` is the only per-run field and is not part of the file's
+    identity (:mod:`gatecrawl.store.identity`): the file of an unchanged page is not rewritten,
+    so it keeps the time of the fetch that produced its content."""
     fields = packet.get("fields") or {}
     recipe = packet.get("recipe") or {}
     rows = [
         ("url", packet.get("url_final")),
         ("title", fields.get("title")),
+        ("fetched_at", packet.get("fetched_at")),
         ("recipe", recipe.get("name")),
         ("packet", packet_key),
         ("markdown_sha256", packet.get("markdown_sha256")),

@@ -1,8 +1,11 @@
 """Crawl reports: aggregates over the store, a JSON summary and a self-contained HTML page.
 
 - ``record``: per-run records (``<site>/runs/reports/<run id>.record.json``), runs by finished time;
-- ``aggregate``: the numbers (counts, rates, distributions, cost, stability, drift) -> JSON summary;
-- ``svg`` and ``html``: the HTML report (inline SVG charts, no script, no network);
+- ``aggregate``: the JSON summary of one run, built from ``stats`` (counts, rates,
+  distributions, cost of one run), ``compare`` (which runs compare, stability, drift) and
+  ``options`` (unit costs, thresholds);
+- ``html`` (with ``style``, ``widgets`` and ``svg``): the HTML report (inline SVG charts, no
+  script, no network);
 - ``crawl``: the merged manifest of a distributed crawl (``<site>/crawls/<crawl id>.json``).
 
 Used by the report extension at the end of every crawl and by ``scrapy report``. Pure: no

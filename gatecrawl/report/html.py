@@ -5,212 +5,23 @@ cannot make a request even when opened from a web server. Quarantined pages link
 packets: ``packet_href(key)`` returns the link (a relative path for a local store) or None
 (the key is shown as text, e.g. for S3).
 
+The page's sections are laid out here; colours and the style sheet are in
+:mod:`gatecrawl.report.style`, formats, tiles and cards in :mod:`gatecrawl.report.widgets`,
+charts in :mod:`gatecrawl.report.svg`.
+
 Pure: no Scrapy imports.
 """
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any, Callable, Mapping, Sequence
-from urllib.parse import urlsplit
 
 from gatecrawl.report import svg
+from gatecrawl.report.style import _CSS, COLORS
+from gatecrawl.report.widgets import (_UP_IS_BAD, _bytes, _card, _delta_cls, _e, _kpi,
+    _metric_delta, _money, _ms, _num, _path, _pct, _run_label, _signed)
 
 __all__ = ["render_html", "COLORS"]
-
-COLORS = {
-    "kept": "#2f9e73",
-    "dropped": "#e4572e",
-    "http": "#3867d6",
-    "render": "#8854d0",
-    "pdf": "#d99a00",
-    "other": "#7f8c8d",
-    "escalation": "#fa8231",
-    "drop_reason": "#e4572e",
-    "fetch": "#3867d6",
-}
-
-_CSS = """
-:root{--ink:#1f2633;--muted:#5b6577;--line:#e6e9ef;--bg:#f4f6fa;--card:#fff;--good:#2f9e73;--bad:#d63c1f;--warn:#b86e00}
-*{box-sizing:border-box}
-body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-header.top{background:linear-gradient(120deg,#1f2633,#2d3a54);color:#fff;padding:22px 32px 20px}
-header.top h1{margin:0 0 4px;font-size:22px;font-weight:700;letter-spacing:.2px}
-header.top .meta{color:#c9d1e0;font-size:13px}
-header.top code{color:#fff;background:rgba(255,255,255,.1);padding:1px 6px;border-radius:4px}
-main{max-width:1220px;margin:0 auto;padding:20px 24px 40px}
-.alerts{margin:0 0 18px;display:grid;gap:8px}
-.alert{border-radius:10px;padding:10px 14px;border:1px solid;display:flex;gap:10px;align-items:flex-start}
-.alert.drift{background:#fff4ec;border-color:#f6c3a3;color:#7a2e0b}
-.alert.ok{background:#eef8f3;border-color:#bfe3d1;color:#1d5e43}
-.alert.info{background:#eef2fb;border-color:#c9d6f2;color:#23406f}
-.alert b{white-space:nowrap}
-.alert ul{margin:4px 0 0;padding-left:18px}
-.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(128px,1fr));gap:12px;margin-bottom:18px}
-.kpi{background:var(--card);border-radius:12px;padding:12px 14px;box-shadow:0 1px 2px rgba(20,30,50,.06),0 0 0 1px var(--line)}
-.kpi .v{font-size:24px;font-weight:700;line-height:1.2}
-.kpi .l{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.5px}
-.kpi .d{font-size:12px;color:var(--muted);margin-top:2px}
-.kpi .d.bad{color:var(--bad)}.kpi .d.good{color:var(--good)}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));gap:16px}
-.card{background:var(--card);border-radius:12px;padding:16px 18px;box-shadow:0 1px 2px rgba(20,30,50,.06),0 0 0 1px var(--line);min-width:0}
-.card.wide{grid-column:1/-1}
-.card h2{margin:0 0 2px;font-size:15px}
-.card p.sub{margin:0 0 12px;color:var(--muted);font-size:12.5px}
-.smalls{display:flex;flex-wrap:wrap;gap:8px 18px}
-.smalls figure{margin:0}
-.smalls figcaption{font-size:12px;font-weight:600;color:var(--muted);margin-bottom:2px}
-svg.chart{width:100%;height:auto;display:block}
-.smalls svg.chart{width:auto;max-width:100%}
-table{border-collapse:collapse;width:100%;font-size:12.5px}
-th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
-th{color:var(--muted);font-weight:600;font-size:11.5px;text-transform:uppercase;letter-spacing:.4px}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td.url{max-width:420px;overflow-wrap:anywhere}
-.pill{display:inline-block;padding:1px 8px;border-radius:999px;font-size:11.5px;font-weight:600;background:#fde8e1;color:#9a2d11}
-.pill.kept{background:#e2f4ec;color:#1d6b4b}
-.pos{color:var(--bad)}.neg{color:var(--good)}.zero{color:var(--muted)}
-.formula{font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f7fa;border:1px solid var(--line);border-radius:8px;padding:8px 10px;overflow-wrap:anywhere}
-.big{font-size:30px;font-weight:700}
-.row{display:flex;gap:24px;flex-wrap:wrap;align-items:baseline;margin-bottom:10px}
-.muted{color:var(--muted)}
-details summary{cursor:pointer;color:var(--muted);margin:8px 0}
-footer{color:var(--muted);font-size:12px;margin-top:24px}
-a{color:#2456c4}
-"""
-
-
-def _e(s: Any) -> str:
-    return escape("" if s is None else str(s), quote=True)
-
-
-def _pct(x: float | None, digits: int = 1) -> str:
-    return "n/a" if x is None else f"{100 * x:.{digits}f}%"
-
-
-def _ms(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:,.0f} ms"
-
-
-def _num(x: Any) -> str:
-    return svg.fmt_num(x) if isinstance(x, (int, float)) else "n/a"
-
-
-def _money(x: float | None, cur: str) -> str:
-    if x is None:
-        return "n/a"
-    if x == 0:
-        return f"0 {cur}"
-    if abs(x) >= 100:
-        return f"{x:,.0f} {cur}"
-    if abs(x) >= 1:
-        return f"{x:,.2f} {cur}"
-    return f"{x:.4g} {cur}"
-
-
-def _bytes(n: int | None) -> str:
-    if n is None:
-        return "n/a"
-    for unit in ("B", "KB", "MB", "GB"):
-        if abs(n) < 1024 or unit == "GB":
-            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
-        n = n / 1024  # type: ignore[assignment]
-    return str(n)
-
-
-def _path(url: str | None) -> str:
-    if not url:
-        return ""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        # A netloc urlsplit refuses (a redacted "[REDACTED]@host", a bad IPv6 literal): cut the
-        # path by hand after "scheme://netloc".
-        rest = url.split("://", 1)[-1]
-        cut = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
-        path, _, _frag = rest[cut:].partition("#")
-        return path if path.startswith("/") else "/" + path
-    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-
-
-def _delta_cls(delta: float | None, higher_is_bad: bool | None) -> str:
-    if delta is None or delta == 0 or higher_is_bad is None:
-        return ""
-    return "bad" if (delta > 0) == higher_is_bad else "good"
-
-
-def _run_label(h: Mapping[str, Any]) -> str:
-    """Short x-axis label of a run: its finished time (MM-DD HH:MM:SS), else its id's tail."""
-    ts = str(h.get("finished_at") or "")
-    if len(ts) >= 19 and ts[10] == "T":
-        return f"{ts[5:10]} {ts[11:19]}"
-    rid = str(h.get("run_id") or "")
-    return rid[-14:]
-
-
-def _kpi(label: str, value: str, delta_text: str = "", cls: str = "", title: str = "") -> str:
-    t = f' title="{_e(title)}"' if title else ""
-    d = f'<div class="d {cls}">{_e(delta_text)}</div>' if delta_text else '<div class="d">&nbsp;</div>'
-    return f'<div class="kpi"{t}><div class="l">{_e(label)}</div><div class="v">{_e(value)}</div>{d}</div>'
-
-
-def _metric_delta(summary: Mapping[str, Any], name: str, kind: str) -> tuple[str, float | None]:
-    comp = summary.get("comparison") or {}
-    m = (comp.get("metrics") or {}).get(name)
-    if not m or m.get("delta") is None:
-        return "", None
-    d = m["delta"]
-    arrow = "▲" if d > 0 else ("▼" if d < 0 else "=")
-    if kind == "rate":
-        text = f"{arrow} {abs(100 * d):.1f} pts vs previous"
-    elif kind == "money":
-        text = f"{arrow} {abs(d):.4g} vs previous"
-    else:
-        text = f"{arrow} {abs(d):,} vs previous"
-    return (text if d else "= previous run"), d
-
-
-def _card(title: str, sub: str, body: str, wide: bool = False, cid: str = "") -> str:
-    idattr = f' id="{_e(cid)}"' if cid else ""
-    return f'<section class="card{" wide" if wide else ""}"{idattr}><h2>{_e(title)}</h2><p class="sub">{sub}</p>{body}</section>'
-
-
-# Direction of each compared metric: True when a rise is bad, False when good, None neutral.
-_UP_IS_BAD: dict[str, bool | None] = {
-    "pages": None,
-    "kept": False,
-    "dropped": True,
-    "escalated": True,
-    "rendered": True,
-    "drop_rate": True,
-    "escalation_rate": True,
-    "render_rate": True,
-    "bytes_in": None,
-    "markdown_chars": None,
-    "cost_per_1000_clean_pages": True,
-    "http_latency_p50_ms": True,
-    "http_latency_p95_ms": True,
-}
-
-
-def _signed(d: Any, kind: str = "num", up_is_bad: bool | None = True) -> str:
-    """A signed change; red when it moved the bad way, green the good way, grey when neutral."""
-    if not isinstance(d, (int, float)):
-        return '<span class="zero">–</span>'
-    if d == 0:
-        return '<span class="zero">0</span>'
-    cls = "zero" if up_is_bad is None else ("pos" if (d > 0) == up_is_bad else "neg")
-    sign = "+" if d > 0 else "−"
-    if kind == "rate":
-        txt = f"{sign}{abs(100 * d):.1f} pts"
-    elif kind == "ms":
-        txt = f"{sign}{abs(d):,.0f} ms"
-    elif isinstance(d, float):
-        txt = f"{sign}{abs(d):,.4g}"
-    else:
-        txt = f"{sign}{abs(d):,}"
-    return f'<span class="{cls}">{txt}</span>'
 
 
 def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet_href: Callable[[str], str | None] | None = None) -> str:
@@ -294,6 +105,31 @@ def render_html(summary: Mapping[str, Any], record: Mapping[str, Any], *, packet
             cid="drops",
         )
     )
+
+    # -- changes since the earlier runs (changed-only recrawls) -------------------------------
+    ch = s.get("changes") or {}
+    if any(ch.get(k) for k in ("added", "changed", "removed", "unchanged")):
+        rows = "".join(f"<tr><td>{_e(k)}</td><td class='n'>{_num(ch.get(k, 0))}</td></tr>" for k in ("added", "changed", "removed", "unchanged"))
+        sub = (
+            f"Kept pages against what earlier runs stored; {_num(ch.get('not_modified', 0))} answered 304 Not Modified and "
+            f"{_num(ch.get('skipped_lastmod', 0))} were skipped by their sitemap lastmod (stored objects kept, nothing rewritten). "
+            f"The URLs: <code>{_e(ch.get('key'))}</code>."
+        )
+        parts.append(_card("Changes", sub, f"<table><tr><th>change</th><th class='n'>pages</th></tr>{rows}</table>", cid="changes"))
+
+    # -- learned render routing -------------------------------------------------------------
+    ro = s.get("routing") or {}
+    if any(ro.get(k) for k in ("routed", "rechecked", "mispredicted")):
+        rows = "".join(f"<tr><td>{_e(k)}</td><td class='n'>{_num(ro.get(k, 0))}</td></tr>" for k in ("routed", "rechecked", "mispredicted"))
+        parts.append(
+            _card(
+                "Render routing",
+                "Pages of URL templates that always needed the browser went straight to it (routed); a share still took the plain fetch (re-checked); "
+                "a re-checked page that read fine without the browser is a misprediction, and its template is fetched plain again from the next crawl on.",
+                f"<table><tr><th>pages</th><th class='n'>count</th></tr>{rows}</table>",
+                cid="routing",
+            )
+        )
 
     # -- page types -----------------------------------------------------------------------
     groups = []

@@ -19,17 +19,24 @@ import logging
 import os
 import time
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, AsyncIterator
-from urllib.parse import unquote, urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import scrapy
+import scrapy.exceptions
+import scrapy.signals
 from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.link import Link
 from scrapy.linkextractors import IGNORED_EXTENSIONS, LinkExtractor
-from w3lib.url import canonicalize_url
+from scrapy.utils.response import get_base_url
+from w3lib.html import strip_html5_whitespace
+from w3lib.url import canonicalize_url, safe_url_string
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
 from gatecrawl.items import PageCapture, first_headers
+from gatecrawl.middlewares.presence import forget_doc, response_doc
+from gatecrawl.store.recrawl import lastmod_not_after
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -138,8 +145,12 @@ class RecipeSpider(scrapy.Spider):
     def __init__(self, *args: Any, start_url: Any = None, max_pages: Any = None, render: Any = None, run_id: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.recipe = parse_spider_args(type(self).recipe, start_url, max_pages, render)
+        # True when the crawl starts where the recipe says (no ``-a start_url``): only such a run
+        # can tell that a URL left the site's crawl (quarantine pruning, see ExportPipeline).
+        self.covers_recipe = self.recipe.start_urls == type(self).recipe.start_urls and self.recipe.sitemaps == type(self).recipe.sitemaps
         self.allowed_domains = list(self.recipe.allowed_domains)
         self._run_id_arg = run_id
+        self._unreached_checked = False
         self._seen: set[str] = set()
         self._link_extractor = LinkExtractor(
             allow=self.recipe.follow_allow,
@@ -147,6 +158,41 @@ class RecipeSpider(scrapy.Spider):
             deny_extensions=[e for e in IGNORED_EXTENSIONS if e != "pdf"],
             unique=True,
         )
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "RecipeSpider":
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._check_unreached, signal=scrapy.signals.spider_idle)
+        return spider
+
+    def _check_unreached(self) -> None:
+        """Changed-only recrawls: once the crawl has nothing left, the pages an earlier run kept
+        that this run did not reach (no longer linked) are asked too (conditionally), so that a
+        page deleted from the site shows in the change list as ``removed`` rather than staying in
+        the store unchecked. Only for runs from the recipe's own start URLs, single-process."""
+        if self._unreached_checked:
+            return
+        self._unreached_checked = True
+        settings = self.crawler.settings
+        if not self.covers_recipe or settings.get("GATECRAWL_REDIS_URL") or not settings.getbool("GATECRAWL_RECRAWL_CHECK_UNREACHED", True):
+            return
+        previous = getattr(self.crawler, "_gatecrawl_previous", None)
+        if previous is None or not previous.kept or not settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
+            return
+        scheduled = 0
+        for final, requested, depth in previous.kept_pages():
+            url = requested or final
+            if self.was_admitted(url) or self.was_admitted(final):
+                continue
+            if not self._allowed_follow(url) or not self._admit(url):
+                continue
+            request = self._request(url, depth=int(depth or 0))
+            if isinstance(request, scrapy.Request):
+                self.crawler.engine.crawl(request)
+                scheduled += 1
+        if scheduled:
+            self.crawler.stats.inc_value("gatecrawl/recrawl/unreached_checked", scheduled)
+            raise scrapy.exceptions.DontCloseSpider
 
     @property
     def run_id(self) -> str:
@@ -211,13 +257,39 @@ class RecipeSpider(scrapy.Spider):
         headers = {}
         if credentials and userinfo is not None:
             headers["Authorization"] = "Basic " + base64.b64encode(userinfo.encode("utf-8")).decode("ascii")
-        return scrapy.Request(
+        request = scrapy.Request(
             url,
             callback=self.parse,
             errback=self.errback,
             headers=headers or None,
             meta={"gatecrawl_start_time": time.monotonic(), "depth": depth, **meta},
         )
+        return self._routed(request)
+
+    def _routed(self, request: scrapy.Request) -> scrapy.Request:
+        """Straight to the browser when the URL's template always needed it (learned render
+        routing, :mod:`gatecrawl.core.routing`), except the re-check share; a page with stored
+        validators keeps its conditional plain fetch (a 304 spares the render too)."""
+        model = getattr(self.crawler, "_gatecrawl_routing", None)
+        if model is None or not model.render_only(request.url) or request.meta.get("gatecrawl_viewer_url"):
+            return request
+        if self.recipe.render_policy_for(request.url)[0] != "auto":
+            return request
+        prev = self._previous(request.url)
+        if prev is not None and (prev.get("etag") or prev.get("last_modified")):
+            return request
+        stats = self.crawler.stats
+        if model.recheck(request.url):
+            stats.inc_value("gatecrawl/routing/rechecked")
+            return request
+        from gatecrawl.middlewares.render import render_request
+
+        stats.inc_value("gatecrawl/routing/routed")
+        stats.inc_value("gatecrawl/render/requested")
+        stats.inc_value("gatecrawl/render/requested/routed")
+        routed = render_request(request, request.url, "routed", None)
+        routed.meta["gatecrawl_escalated_from"] = "routing"
+        return routed
 
     async def start(self) -> AsyncIterator[Any]:
         _ = self.run_id  # fix the run id at start
@@ -242,6 +314,7 @@ class RecipeSpider(scrapy.Spider):
         except Exception:
             self.crawler.stats.inc_value("gatecrawl/sitemap/invalid")
             return
+        skipped = []
         for entry in sm:
             loc = entry.get("loc")
             if not loc:
@@ -249,7 +322,19 @@ class RecipeSpider(scrapy.Spider):
             if sm.type == "sitemapindex":
                 yield scrapy.Request(loc, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True})
             elif self._allowed_follow(loc) and self._admit(loc):
-                yield self._request(loc, depth=0)
+                prev = self._previous(loc) if self.recipe.sitemap_lastmod else None
+                if prev is not None and lastmod_not_after(entry.get("lastmod"), prev):
+                    # Not modified since the stored copy was fetched: not fetched again.
+                    self.crawler.stats.inc_value("gatecrawl/pages/seen")
+                    self.crawler.stats.inc_value("gatecrawl/recrawl/skipped_lastmod")
+                    yield self._unchanged(loc, loc, prev, "sitemap_lastmod", depth=0)
+                    skipped.append(prev)
+                else:
+                    yield self._request(loc, depth=0)
+        # The skipped pages' stored links, once the whole sitemap is admitted (a link the
+        # sitemap lists is judged by its own lastmod, not fetched because its parent was skipped).
+        for prev in skipped:
+            yield from self._replay_links(prev, 0)
 
     def _allowed_follow(self, url: str) -> bool:
         return self._host_allowed(url) and bool(self._link_extractor.matches(url))
@@ -265,6 +350,8 @@ class RecipeSpider(scrapy.Spider):
         meta = response.meta
         started = meta.get("gatecrawl_start_time")
         latency = int((time.monotonic() - started) * 1000) if started else None
+        if meta.get("download_latency") is not None:
+            self.crawler.stats.inc_value("gatecrawl/stage_ms/fetch", int(meta["download_latency"] * 1000))
         headers = first_headers(response.headers)
         rendered = "playwright" in (response.flags or [])
         return PageCapture(
@@ -287,36 +374,116 @@ class RecipeSpider(scrapy.Spider):
             render_attempts=int(meta.get("gatecrawl_render_attempts", 0) or 0),
         )
 
+    # -- changed-only recrawls (gatecrawl.store.recrawl) ---------------------------------
+
+    def _previous(self, url: str) -> dict[str, Any] | None:
+        """The page's line in ``<site>/recrawl.jsonl`` as the run started (None: not stored)."""
+        previous = getattr(self.crawler, "_gatecrawl_previous", None)
+        if previous is None or not len(previous) or not self.crawler.settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
+            return None
+        return previous.get(url)
+
+    def _unchanged(self, url_requested: str, url_final: str, prev: dict[str, Any], why: str, *, depth: int, latency_ms: int | None = None) -> PageCapture:
+        """The capture of a page whose stored copy stands (a 304, or a sitemap lastmod skip)."""
+        return PageCapture(
+            url_requested=url_requested,
+            url_final=prev.get("url") or url_final,
+            http_status=304 if why == "304" else None,
+            reader="http",
+            latency_ms=latency_ms,
+            fetched_at=_utc_now(),
+            depth=depth,
+            not_modified=why,
+            previous=prev,
+        )
+
+    def _replay_links(self, prev: dict[str, Any], depth: int) -> Any:
+        """Request again the links a page held when it was stored (it was not fetched now, and
+        its children must still be checked)."""
+        if not self.recipe.follow_enabled or depth >= self.recipe.max_depth:
+            return
+        for url in prev.get("links") or ():
+            if isinstance(url, str) and self._allowed_follow(url) and self._admit(url):
+                yield self._request(url, depth=depth + 1)
+
     def parse(self, response: Response) -> Any:
         self.crawler.stats.inc_value("gatecrawl/pages/seen")
-        yield self._capture(response)
-        if not isinstance(response, TextResponse):
-            return
         depth = response.meta.get("depth", 0)
+        if response.meta.get("gatecrawl_not_modified"):
+            prev = self._previous(response.url)
+            if prev is not None:
+                capture = self._capture(response)
+                yield self._unchanged(capture.url_requested, response.url, prev, "304", depth=depth, latency_ms=capture.latency_ms)
+                yield from self._replay_links(prev, depth)
+                return
+        capture = self._capture(response)
+        if not isinstance(response, TextResponse):
+            yield capture
+            return
+        t0 = time.perf_counter()
+        try:
+            # Before the capture goes to the pipelines: it carries its links (kept for recrawls).
+            requests = list(self._follow(response, capture, depth))
+        finally:
+            forget_doc(response)  # the tree is not kept while the page is converted
+            self.crawler.stats.inc_value("gatecrawl/stage_ms/links", int((time.perf_counter() - t0) * 1000))
+        yield capture
+        yield from requests
+
+    def _follow(self, response: TextResponse, capture: PageCapture, depth: int) -> Any:
+        """Requests for the links (and the viewer PDF) of a response, as the recipe says; the
+        followable links are recorded on ``capture``."""
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         if cap > 0 and dom_node_estimate(response.body) > cap:
             return  # too_complex: not parsed on the reactor thread for links either
-        if isinstance(response, HtmlResponse):
-            yield from self._viewer_pdf(response, depth)
+        doc = response_doc(response) if isinstance(response, HtmlResponse) else None
+        if doc is None:
+            return
+        yield from self._viewer_pdf(response, depth, doc)
         if not self.recipe.follow_enabled or depth >= self.recipe.max_depth or response.status >= 400:
             return
-        if not isinstance(response, HtmlResponse):
-            return
-        for link in self._link_extractor.extract_links(response):
-            if self._host_allowed(link.url) and self._admit(link.url):
-                yield self._request(link.url, depth=depth + 1)
+        links = list(dict.fromkeys(self._links(response, doc)))  # once each (the stored state too)
+        capture.links = links
+        for url in links:
+            if self._admit(url):
+                yield self._request(url, depth=depth + 1)
 
-    def _viewer_pdf(self, response: HtmlResponse, depth: int) -> Any:
+    def _links(self, response: HtmlResponse, doc: Any) -> Iterator[str]:
+        """The followable links of a page in one pass over its tree, in document order: what
+        the recipe's LinkExtractor would return (same joining, encoding and rules), keeping
+        only the allowed hosts. The host is checked first, on the joined URL: most links of
+        an article lead off the site, and they skip the encoding and rule checks."""
+        base_url = get_base_url(response)
+        encoding = response.encoding
+        extractor = self._link_extractor
+        for el in doc.iter("a", "area"):
+            href = el.get("href")
+            if href is None:
+                continue
+            try:
+                url = urljoin(base_url, strip_html5_whitespace(href))
+                host = urlsplit(url).hostname or ""
+            except ValueError:
+                continue
+            if host.isascii() and not self._host_allowed(url):
+                continue  # (a non-ASCII host is judged after IDNA encoding, below)
+            try:
+                url = urljoin(response.url, safe_url_string(url, encoding=encoding))
+            except ValueError:
+                continue
+            if self._host_allowed(url) and extractor._link_allowed(Link(url)):
+                yield url
+
+    def _viewer_pdf(self, response: HtmlResponse, depth: int, doc: Any) -> Any:
         """A page that shows a PDF in a viewer: fetch the PDF itself, remembering the viewer page."""
         body = response.body
         if not any(h in body for h in _PDF_HINT):
             return
         try:
-            from gatecrawl.core.htmlparse import parse_html
             from gatecrawl.core.pdf import find_pdf_viewer_source
         except ImportError:
             return
-        src = find_pdf_viewer_source(parse_html(body, content_type=response.headers.get("Content-Type", b"").decode("latin-1")), response.url)
+        src = find_pdf_viewer_source(doc, response.url)
         if src and self._admit(src):
             self.crawler.stats.inc_value("gatecrawl/follow/pdf_viewer")
             yield self._request(src, depth=depth + 1, gatecrawl_viewer_url=response.url)

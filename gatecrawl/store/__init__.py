@@ -60,5 +60,5 @@ def open_store(uri: str, options: Mapping[str, Any] | None = None) -> Store:
         from gatecrawl.store.s3 import S3Store  # optional backend
 
         return S3Store(uri, options or {})
-    return LocalStore(uri)
+    return LocalStore(uri, options)
 

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["atomic_write", "current_umask", "file_mode"]
+__all__ = ["atomic_write", "current_umask", "file_mode", "fsync_paths"]
 
 
 def current_umask() -> int:
@@ -30,9 +30,10 @@ def file_mode() -> int:
     return 0o666 & ~current_umask()
 
 
-def atomic_write(path: Path, chunks: Iterable[bytes], *, suffix: str = "", mode: int | None = None) -> None:
+def atomic_write(path: Path, chunks: Iterable[bytes], *, suffix: str = "", mode: int | None = None, sync: bool = True) -> None:
     """Write ``chunks`` to ``path`` so that readers see either the old file or the whole new
-    one, never a partial write; the data is on disk (fsync) before the rename. The file is
+    one, never a partial write; the data is on disk (fsync) before the rename unless ``sync`` is
+    false (the caller then syncs the file and its folder later, :func:`fsync_paths`). The file is
     private (0600, mkstemp's mode) unless ``mode`` is given. Raises OSError."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
     try:
@@ -42,7 +43,8 @@ def atomic_write(path: Path, chunks: Iterable[bytes], *, suffix: str = "", mode:
             for chunk in chunks:
                 fh.write(chunk)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -50,3 +52,29 @@ def atomic_write(path: Path, chunks: Iterable[bytes], *, suffix: str = "", mode:
         except OSError:
             pass
         raise
+
+
+def fsync_paths(files: Iterable[Path], folders: Iterable[Path] = ()) -> None:
+    """fsync each file that exists, then each folder holding them (so their names are durable
+    too) and each folder in ``folders``. Raises OSError."""
+    dirs = set(folders)
+    for f in files:
+        try:
+            fd = os.open(f, os.O_RDONLY)
+        except FileNotFoundError:  # deleted since: its folder is synced below
+            dirs.add(f.parent)
+            continue
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        dirs.add(f.parent)
+    for d in sorted(dirs):
+        try:
+            fd = os.open(d, os.O_RDONLY)
+        except FileNotFoundError:
+            continue
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

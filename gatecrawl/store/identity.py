@@ -2,8 +2,9 @@
 
 A page packet carries per-run facts (``run_id``, ``fetched_at``, ``*_ms`` timings, render polls) that differ on
 every crawl even when the page did not change. Its *identity* is the sha256 of the packet's
-canonical JSON with those volatile fields removed (at any depth); every other object's
-identity is the sha256 of its bytes. Stores compare identities, not bytes, so a re-crawl of
+canonical JSON with those volatile fields removed (at any depth); a Markdown file's
+identity leaves out the ``fetched_at`` line of its front matter; every other object's identity
+is the sha256 of its bytes. Stores compare identities, not bytes, so a re-crawl of
 an unchanged site rewrites nothing; the volatile facts of each run go to its run manifest.
 """
 
@@ -59,8 +60,27 @@ def _is_packet_key(key: str) -> bool:
     return key.endswith(".json") and len(parts) >= 3 and parts[-2] in ("pages", "quarantine")
 
 
+# A kept page's Markdown file may open with YAML front matter (GATECRAWL_MARKDOWN_FRONT_MATTER);
+# its ``fetched_at`` line is a per-run fact like the packet's.
+_FRONT_MATTER_VOLATILE = (b"fetched_at: ",)
+
+
+def _markdown_identity(data: bytes) -> bytes:
+    """``data`` without the volatile lines of its front matter (unchanged when it has none)."""
+    if not data.startswith(b"---\n"):
+        return data
+    end = data.find(b"\n---\n", 3)
+    if end < 0:
+        return data
+    head = data[4 : end + 1].splitlines(keepends=True)
+    kept = b"".join(line for line in head if not line.startswith(_FRONT_MATTER_VOLATILE))
+    return b"---\n" + kept + data[end + 1 :]
+
+
 def identity_sha256(key: str, data: bytes) -> str:
     """sha256 hex of what identifies ``data`` stored at ``key`` (see the module docstring)."""
+    if key.endswith(".md"):
+        return hashlib.sha256(_markdown_identity(data)).hexdigest()
     if _is_packet_key(key):
         try:
             doc = json.loads(data)

@@ -1,52 +1,17 @@
-"""Routing: is a response a PDF, and does an HTML page merely show a PDF in a viewer?"""
+"""Does an HTML page merely show a PDF in a viewer? (Whether a response *is* a PDF is the
+content router's answer: :mod:`gatecrawl.core.route`.)"""
 
 from __future__ import annotations
 
 import re
 from urllib.parse import parse_qs, unquote, urljoin, urlsplit
 
-PDF_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acrobat",
-                       "applications/vnd.pdf", "text/pdf", "text/x-pdf"})
-GENERIC_TYPES = frozenset({"application/octet-stream", "binary/octet-stream",
-                           "application/binary", "application/x-download",
-                           "application/force-download", "application/download",
-                           "application/unknown", ""})
-MAGIC = b"%PDF-"
+from gatecrawl.core.route import page_type, url_says_pdf
 
 
-def _media_type(content_type: str | bytes | None) -> str:
-    if content_type is None:
-        return ""
-    if isinstance(content_type, bytes):
-        content_type = content_type.decode("latin-1")
-    return content_type.split(";", 1)[0].strip().lower()
-
-
-def _url_says_pdf(url: str) -> bool:
-    try:
-        return urlsplit(url or "").path.lower().endswith(".pdf")
-    except ValueError:
-        return False
-
-
-def is_pdf(body: bytes, content_type: str | None, url: str) -> bool:
-    """Content-Type first, magic bytes second, URL extension last.
-
-    * ``application/pdf`` (and aliases) -> True whatever the body.
-    * Generic or missing types (octet-stream & co.): ``%PDF-`` within the first 1024 bytes decides;
-      only an empty body (not fetched yet) falls back to a ``.pdf`` URL path.
-    * Any other explicit type (``text/html``...): True only if the body itself *starts* with
-      ``%PDF-`` (after whitespace/BOM) - a page that merely mentions ``%PDF-`` stays HTML.
-    """
-    ct = _media_type(content_type)
-    if ct in PDF_TYPES:
-        return True
-    head = bytes(body[:1024]) if body else b""
-    if ct in GENERIC_TYPES:
-        if MAGIC in head:
-            return True
-        return not head and _url_says_pdf(url)
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n\x00").startswith(MAGIC)
+def is_pdf(body: bytes, content_type: str | bytes | None, url: str) -> bool:
+    """True when the content router (:func:`gatecrawl.core.route.page_type`) says ``pdf``."""
+    return page_type(body, content_type, url) == "pdf"
 
 
 _VIEWER_PARAMS = ("file", "url", "src", "pdf", "doc")
@@ -67,7 +32,7 @@ def _inner_from_viewer(u: str) -> str | None:
             vals = q.get(key)
             if vals:
                 inner = vals[0].strip()
-                if inner and (_url_says_pdf(inner) or _VIEWER_HINT.search(u)):
+                if inner and (url_says_pdf(inner) or _VIEWER_HINT.search(u)):
                     return inner
     return None
 
@@ -109,7 +74,7 @@ def find_pdf_viewer_source(doc, base_url: str) -> str | None:
                 got = _http(urljoin(url, unquote(inner) if "%3a" in inner.lower()[:12] else inner))
                 if got:
                     return got
-            path_pdf = _url_says_pdf(url)
+            path_pdf = url_says_pdf(url)
             if path_pdf or typ in ("application/pdf", "application/x-pdf"):
                 got = _http(url)
                 if got:

@@ -1,0 +1,52 @@
+"""The text pass after conversion: code fences put back, hard breaks, blank lines, NFC."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from gatecrawl.core.markdown.dom import _CODE_CLOSE, _CODE_OPEN
+
+_RE_CODE_PLACEHOLDER = re.compile("^(.*?)" + _CODE_OPEN + r"(\d+)" + _CODE_CLOSE + r"\s*$")
+
+
+_RE_LIST_MARKER = re.compile(r"(?<![^\s>])(?:[-+*]|\d{1,9}[.)])(?= |$)")
+
+
+def _fence_for(code: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines_out: list[str] = []
+    for line in text.split("\n"):
+        m = _RE_CODE_PLACEHOLDER.match(line)
+        if m:
+            prefix = unicodedata.normalize("NFC", m.group(1))
+            lang, code = codes[int(m.group(2))]
+            fence = _fence_for(code)
+            lines_out.append(prefix + fence + lang)
+            # continuation lines: quote markers stay, list markers become spaces
+            cont = _RE_LIST_MARKER.sub(lambda mm: " " * len(mm.group(0)), prefix)
+            for code_line in code.split("\n"):
+                lines_out.append((cont + code_line) if code_line else cont.rstrip())
+            lines_out.append(cont + fence)
+            continue
+        line = unicodedata.normalize("NFC", line).rstrip()
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            line = line[:-1].rstrip() + "\\"  # no spaces before a hard break
+        # a line holding only a hard-break backslash is an empty line
+        if line.strip() == "\\":
+            line = ""
+        lines_out.append(line)
+    # hard breaks followed by a blank line (or the end) are dropped
+    for i, line in enumerate(lines_out):
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            nxt = lines_out[i + 1] if i + 1 < len(lines_out) else ""
+            if not nxt.strip():
+                lines_out[i] = line[:-1].rstrip()
+    out = "\n".join(lines_out)
+    out = re.sub(r"\n{3,}", "\n\n", out).strip("\n")
+    return out + "\n" if out.strip() else ""

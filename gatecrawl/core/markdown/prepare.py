@@ -1,0 +1,165 @@
+"""The preparation stage (lxml), on a deep copy of the root: provenance markers, non-content
+removal, code capture, text clean-up, block constructs, tables, links and images, tag renames."""
+
+from __future__ import annotations
+
+import copy
+
+import lxml.etree
+
+from gatecrawl.core.markdown.admonitions import _prepare_admonitions
+from gatecrawl.core.markdown.blocks import _prepare_definition_lists, _prepare_details_and_figures
+from gatecrawl.core.markdown.code import _code_language, _code_text
+from gatecrawl.core.markdown.dom import (_BLOCK_RENAME, _BLOCK_TAGS, _CODE_CLOSE, _CODE_OPEN,
+    _DROP_TAGS, _EMPHASIS, _HEADINGS, _TRANSPARENT_INLINE, _clean_text, _drop_keep_tail,
+    _has_text, _norm_ws, _unwrap, css_path)
+from gatecrawl.core.markdown.links import _safe_url
+from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _unwrap_layout_table,
+                                           _unwrap_root_layout_table)
+
+class _Prepared:
+    def __init__(self) -> None:
+        self.codes: list[tuple[str, str]] = []  # (language, code)
+        self.prov_paths: list[tuple[str, str, str]] = []  # (kind, dom_selector, preview)
+
+
+def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element, _Prepared]:
+    info = _Prepared()
+    work = copy.deepcopy(root)
+    work.tail = None
+
+    # Provenance markers first, while the copy is structurally identical to ``root``.
+    n_p = 0
+    for el in work.iter(*_HEADINGS, "p"):
+        if el.tag == "p":
+            if n_p >= 12:  # enough candidates for "first 3 paragraphs with output"
+                continue
+            n_p += 1
+        info.prov_paths.append(
+            (el.tag, css_path(el, work), _norm_ws("".join(el.itertext()))[:80])
+        )
+        el.set("data-gc-prov", str(len(info.prov_paths) - 1))
+
+    # Non-content elements.
+    for el in list(work.iter(*_DROP_TAGS)):
+        if el is not work:
+            _drop_keep_tail(el)
+    for el in list(work.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
+        _drop_keep_tail(el)
+    for el in list(work.iter()):
+        if el is not work and isinstance(el.tag, str) and (el.get("hidden") is not None):
+            _drop_keep_tail(el)
+
+    # Code blocks: capture the code verbatim, then replace the content by a marker.
+    for pre in list(work.iter("pre", "listing", "xmp", "plaintext")):
+        if pre.getparent() is None and pre is not work:
+            continue
+        anc = pre.getparent()
+        nested = False
+        while anc is not None:
+            if anc.tag in ("pre",):
+                nested = True
+                break
+            anc = anc.getparent()
+        if nested:
+            continue
+        lang = _code_language(pre)
+        code = _code_text(pre)
+        for child in list(pre):
+            pre.remove(child)
+        for k in list(pre.attrib):
+            del pre.attrib[k]
+        pre.tag = "pre"
+        if code.strip():
+            info.codes.append((lang, code))
+            pre.text = f"{_CODE_OPEN}{len(info.codes) - 1}{_CODE_CLOSE}"
+        else:
+            pre.text = None
+
+    # Text clean-up (sentinels, zero-width), outside code blocks.
+    for el in work.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag != "pre":
+            el.text = _clean_text(el.text)
+        el.tail = _clean_text(el.tail)
+
+    # Block constructs: admonitions (before details: a collapsible admonition is a details),
+    # definition lists, details summaries and figure captions.
+    _prepare_admonitions(work)
+    _prepare_definition_lists(work)
+    _prepare_details_and_figures(work)
+
+    # Tables: innermost first so that nested layout is resolved bottom-up.
+    tables = list(work.iter("table"))
+    for table in reversed(tables):
+        if table.getparent() is None and table is not work:
+            continue
+        if _is_layout_table(table):
+            if table is work:
+                _unwrap_root_layout_table(work)
+                continue
+            _unwrap_layout_table(table)
+        else:
+            _rebuild_table(table) if table is not work else None
+
+    # Links and images.
+    for el in list(work.iter("a", "img")):
+        if el.tag == "a":
+            url = _safe_url(el.get("href"), base)
+            keep = {"data-gc-prov": el.get("data-gc-prov")} if el.get("data-gc-prov") else {}
+            el.attrib.clear()
+            if url:
+                el.set("href", url)
+            el.attrib.update(keep)
+        else:
+            src = el.get("src") or ""
+            if not src.strip() or src.strip().lower().startswith("data:"):
+                src = el.get("data-src") or el.get("data-original") or el.get("data-lazy-src") or src
+            url = _safe_url(src, base)
+            alt = _norm_ws(el.get("alt") or "")
+            if not url:
+                _drop_keep_tail(el)
+                continue
+            el.attrib.clear()
+            el.set("src", url)
+            el.set("alt", alt)
+
+    # Tag renames and inline clean-up.
+    for el in list(work.iter()):
+        if not isinstance(el.tag, str):
+            continue
+        tag = el.tag.lower()
+        if tag in _BLOCK_RENAME:
+            el.tag = _BLOCK_RENAME[tag]
+    for el in list(work.iter("b", "strong", "em", "i", "a", "del", "s", "strike", "code", "kbd",
+                             "samp", "q")):
+        if el is work or el.getparent() is None:
+            continue
+        kind = _EMPHASIS.get(el.tag)
+        if any(True for d in el.iterdescendants() if isinstance(d.tag, str) and d.tag in _BLOCK_TAGS):
+            _unwrap(el)  # inline markup cannot span blocks
+            continue
+        if kind:
+            anc = el.getparent()
+            while anc is not None:
+                if _EMPHASIS.get(anc.tag) == kind or anc.tag in _HEADINGS:
+                    _unwrap(el)
+                    break
+                anc = anc.getparent()
+    # Fewer, shallower nodes for the converter: transparent inline tags are unwrapped and
+    # text-less wrappers around a single element are removed (no change in output).
+    for el in list(work.iter(*_TRANSPARENT_INLINE)):
+        if el is not work and el.getparent() is not None:
+            _unwrap(el)
+    for el in list(work.iter("div")):
+        if el is work or el.getparent() is None or len(el) != 1:
+            continue
+        if (el.text and el.text.strip()) or (el[0].tail and el[0].tail.strip()):
+            continue
+        if el.get("data-gc-prov") is None:
+            _unwrap(el)
+    for h in list(work.iter(*_HEADINGS)):
+        if not _has_text(h):
+            _drop_keep_tail(h) if h is not work else None
+    return work, info
