@@ -523,24 +523,3 @@ def test_a_product_page_keeps_its_price_when_the_reference_leaves_it_out(monkeyp
     assert sel.page_type.type == ("product" if ld_type == "Product" else "article")
     assert ("$39.00 every month" in text_of(sel)) is price_kept
     assert ("exclude_reference_disagree" in sel.removal_rules) is not price_kept
-
-
-def test_a_table_is_compared_with_the_reference_cell_by_cell(monkeypatch):
-    # text_content() glues cells together ("Change1State Farm Group107,764"), so a data table
-    # that the reference keeps, cell by cell, shared no 4-token shingle with it and went as
-    # exclude_reference_disagree (rankings and statistics pages lost their tables)
-    import gatecrawl.core.extract.selection as extract_mod
-    from gatecrawl.core.extract.reference import unit_text
-
-    rows = "".join(f"<tr><td>{i}</td><td>Insurer number {i}</td><td>{i * 1000}</td></tr>" for i in range(1, 9))
-    table = f"<table><tr><th>Rank</th><th>Company</th><th>Premiums</th></tr>{rows}</table>"
-    assert unit_text(lxml.html.fromstring(table)).split()[:6] == ["Rank", "Company", "Premiums", "1", "Insurer", "number"]
-    text = "".join(f"<p>{' '.join(f'w{i}x{j}' for j in range(30))}.</p>" for i in range(4))
-    body = f"<article><h1>Largest insurers</h1>{text}{table}</article>"
-    cells = " ".join(f"{i} Insurer number {i} {i * 1000}" for i in range(1, 9))
-    reference = lxml.html.fromstring(f"<div>{text}<p>Rank Company Premiums {cells}</p></div>").text_content()
-    monkeypatch.setattr(extract_mod, "candidate_text",
-                        lambda doc, name, **kw: reference if name == "trafilatura" else "")
-    sel = select_main(page(body))
-    assert "Insurer number 8" in text_of(sel), sel.removed
-    assert not any("Insurer" in text for _, text in sel.removed)

@@ -67,33 +67,6 @@ def _reference_text(root: lxml.etree._Element) -> str | None:
         return None
 
 
-#: elements whose text ends a word: table cells and rows, list items, definitions, line breaks
-_CELL_ENDS = frozenset(["td", "th", "tr", "li", "dt", "dd", "br", "caption"])
-
-
-def unit_text(el: lxml.etree._Element) -> str:
-    """``el``'s text with a space after each cell, row, list item and line break, so that a
-    table's or list's words are not glued together ("Change1State Farm Group107") the way
-    ``text_content()`` glues them; the same as ``text_content()`` when it holds none of them."""
-    if not any(True for _ in el.iterdescendants(*_CELL_ENDS)):
-        return el.text_content()
-    parts: list[str] = []
-
-    def walk(e) -> None:
-        if e.text:
-            parts.append(e.text)
-        for c in e:
-            if _is_el(c):
-                walk(c)
-                if c.tag in _CELL_ENDS:
-                    parts.append(" ")
-            if c.tail:
-                parts.append(c.tail)
-
-    walk(el)
-    return "".join(parts)
-
-
 def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> list:
     """The text units under ``root`` in document order: leaf blocks (paragraphs, list items,
     headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
@@ -267,7 +240,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         if len(ref_tokens) < 40:
             return
         ref_sh = _shingle_set(ref_tokens)
-        ours_sh = _shingle_set(_TOKEN_RX.findall(unit_text(root)))
+        ours_sh = _shingle_set(_TOKEN_RX.findall(root.text_content()))
         common = len(ref_sh & ours_sh)
         subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
         if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
@@ -316,7 +289,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     def in_ref(el) -> bool:
         if votes is not None:
             return votes(el)
-        toks = _TOKEN_RX.findall(unit_text(el))
+        toks = _TOKEN_RX.findall(el.text_content())
         if not toks:
             return True
         if len(toks) >= 4:

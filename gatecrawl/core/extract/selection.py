@@ -19,7 +19,7 @@ from gatecrawl.core.extract.blocks import (_clean_links, _drop_ad_labels, _drop_
 from gatecrawl.core.extract.scoring import (COVERAGE_KEEP, COVERAGE_MIN, _Scores, _selector_of,
     _semantic_ancestor)
 from gatecrawl.core.extract.reference import (SET_ASIDE_MAX_CHARS, _VOTE_UNITS, _common_ancestor,
-    _leaf_units, _prune_by_reference, _shared_share, _wrap_loose_text, unit_text)
+    _leaf_units, _prune_by_reference, _shared_share, _wrap_loose_text)
 from gatecrawl.core.extract.listing import _listing_rescue
 
 
@@ -213,7 +213,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
         region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
-        ballots = [Ballot(i, _TOKEN_RX.findall(unit_text(u).lower()), i in own_idx, u.tag,
+        ballots = [Ballot(i, _TOKEN_RX.findall(u.text_content().lower()), i in own_idx, u.tag,
                           in_region=i in region)
                    for i, u in enumerate(units)]
         res = decide(ballots, page_text)
