@@ -505,21 +505,3 @@ def test_whitespace_collapse_is_the_regex_one():
     want = re.sub(r"\s+", " ", sample).strip()
     assert want == "a \u200bb\ufeff c"
     assert norm_space(sample) == _squash(sample) == _norm_ws(sample) == want
-
-
-@pytest.mark.parametrize("ld_type, price_kept", [("Product", True), ("Article", False)])
-def test_a_product_page_keeps_its_price_when_the_reference_leaves_it_out(monkeypatch, ld_type, price_kept):
-    # trafilatura leaves short price lines out ("$39.00 every month" on a subscription page);
-    # on a product page the price is part of what the page says, so the second opinion does
-    # not remove it there (on other pages the rule applies as before)
-    import gatecrawl.core.extract.selection as extract_mod
-
-    ld = f'<script type="application/ld+json">{{"@type": "{ld_type}", "name": "Plan"}}</script>'
-    body = f"<main><h1>Monday Plan</h1><p>$39.00 every month</p>{prose(4)}</main>"
-    reference = lxml.html.fromstring(f"<div><p>Monday Plan</p>{prose(4)}</div>").text_content()
-    monkeypatch.setattr(extract_mod, "candidate_text",
-                        lambda doc, name, **kw: reference if name == "trafilatura" else "")
-    sel = select_main(parse_html(f"<html><head>{ld}</head><body>{body}</body></html>"))
-    assert sel.page_type.type == ("product" if ld_type == "Product" else "article")
-    assert ("$39.00 every month" in text_of(sel)) is price_kept
-    assert ("exclude_reference_disagree" in sel.removal_rules) is not price_kept

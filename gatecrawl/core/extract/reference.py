@@ -12,7 +12,6 @@ import lxml.html
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_match, _attrs,
     _drop, _is_el, _rx, _squash)
 from gatecrawl.core.extract.patterns import _EMBED_RX
-from gatecrawl.core.pagetype import _CURRENCY
 
 
 _CREDIT_ONLY_RX = _rx(r"credit")
@@ -209,26 +208,16 @@ STANDFIRST_MIN_TOKENS = 8
 SET_ASIDE_MAX_CHARS = 300
 
 
-#: a unit "states a price" when it has a currency amount and at most this many characters
-PRICE_UNIT_MAX_CHARS = 60
-
-
-def _is_price(el: lxml.etree._Element) -> bool:
-    t = _squash(el.text_content())
-    return len(t) <= PRICE_UNIT_MAX_CHARS and _CURRENCY.search(t) is not None
-
-
 def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[str], *,
                         keep_bylines: bool = False, keep_captions: bool = False,
                         set_aside: list | None = None, votes=None,
-                        removed: list | None = None, page_ref=None, keep_prices: bool = False) -> None:
+                        removed: list | None = None, page_ref=None) -> None:
     """``exclude_reference_disagree``: when an independent extractor's text (see
     :func:`_reference_text`) is (nearly) a subset of our selection and covers most of it,
     text units (paragraphs, list items, leaf blocks) it leaves out are removed. Never
     removed: the first heading, ``h1``, quotes, embedded posts, or units holding them;
     bylines and ``time`` datelines only with ``keep_bylines``, captions only with
-    ``keep_captions``; with ``keep_prices`` (a product page) a short unit that states a price;
-    a list keeps all its items when the reference keeps any of them; a
+    ``keep_captions``; a list keeps all its items when the reference keeps any of them; a
     heading stays when anything of its section stays, except a standfirst (see the module
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``."""
@@ -297,7 +286,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
             return sum(1 for s in sh if s in ref_sh) >= REF_KEEP_MIN * len(sh)
         return (" " + " ".join(toks) + " ") in ref_joined
 
-    keep = [u in covered or u in holds or (keep_prices and _is_price(u)) or in_ref(u) for u in units]
+    keep = [u in covered or u in holds or in_ref(u) for u in units]
     # lists: all items stay when the reference keeps any of them
     # (with votes, each item was voted on: no expansion)
     kept_lists = set() if votes is not None else {u.getparent() for u, k in zip(units, keep) if k and u.tag == "li"}

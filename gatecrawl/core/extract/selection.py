@@ -204,11 +204,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         return ref_cache[name]
 
     shared = bool(units)
-    keep_prices = guess.type == "product"  # a product page's price is content
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
-                            keep_captions=keep_captions, keep_prices=keep_prices,
-                            set_aside=set_aside, removed=removed,
+                            keep_captions=keep_captions, set_aside=set_aside, removed=removed,
                             page_ref=(lambda: page_text("trafilatura")) if shared else None)
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
@@ -240,8 +238,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             removed = [("exclude_no_agreement", _squash(units[i].text_content())[:SET_ASIDE_MAX_CHARS])
                        for i in res.removed]
             _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
-                                keep_captions=keep_captions, keep_prices=keep_prices,
-                                set_aside=set_aside, votes=votes)
+                                keep_captions=keep_captions, set_aside=set_aside, votes=votes)
             fired.add("agreement")
         for e in root.iter():
             if _is_el(e) and e.get(UNIT_ATTR) is not None:
