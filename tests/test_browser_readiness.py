@@ -19,6 +19,9 @@ CASES = {
     "A+D skeleton": ("/dyn/skeleton", {}, True, "ready:stability", "After the skeleton", "Loading..."),
     "A+D wrong route first": ("/dyn/route", {}, True, "ready:stability", "The route resolved", "Page not found"),
     "A never fills": ("/dyn/never", {"max_render_time_ms": 1500}, False, "timeout:selector", None, None),
+    # With the default budget (10 s) a page that never fills and has gone quiet is given up on
+    # after give_up_after_quiet_ms (3 s), not waited out.
+    "A never fills, settles": ("/dyn/never", {}, False, "settled:selector", None, None),
     "B heading": ("/dyn/route", {"conditions": ["heading"], "required_heading_regex": "route resolved"}, True, "ready:heading", "The route resolved", None),
     "B never": ("/dyn/never", {"conditions": ["heading"], "required_heading_regex": "route resolved", "max_render_time_ms": 1500}, False, "timeout:heading", None, None),
     # The SPA waits 400 ms before its data request: a quiet window of 1 s covers that gap even on
@@ -89,6 +92,9 @@ def test_readiness_pattern(results, name):
         met = report["condition_met_ms"]
         assert all(isinstance(v, int) for v in met.values()), met
         assert report["render_elapsed_ms"] >= max(met.values())
+    elif report["render_readiness_reason"].startswith("settled:"):
+        quiet = BrowserOptions.from_table(table).give_up_after_quiet_ms
+        assert quiet <= report["render_elapsed_ms"] < budget * 1000, report
     else:
         assert report["render_elapsed_ms"] >= budget * 1000 - 50
 

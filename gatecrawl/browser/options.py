@@ -100,6 +100,7 @@ class BrowserOptions:
     scroll_max_steps: int
     scroll_step_wait_ms: int
     max_render_time_ms: int
+    give_up_after_quiet_ms: int
     viewport_width: int
     viewport_height: int
     locale: str
@@ -149,6 +150,7 @@ class BrowserOptions:
             "locale": self.locale,
             "timezone": self.timezone,
             "max_render_time_ms": self.max_render_time_ms,
+            "give_up_after_quiet_ms": self.give_up_after_quiet_ms,
             "stability_window_ms": self.stability_window_ms,
             "blocked_resources": sorted(self.blocked_resources),
         }

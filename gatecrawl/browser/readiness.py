@@ -137,6 +137,7 @@ class ReadinessSession:
         self.t0: float | None = None
         self.last_net = 0.0
         self.requests = 0
+        self.inflight = 0  # requests started and not yet finished or failed
         self.aborted = 0
         self.bytes_in = 0  # announced (Content-Length) bytes of the page's responses
         self.bytes_received = 0  # bytes that really arrived (Chromium: CDP Network.dataReceived)
@@ -206,12 +207,15 @@ class ReadinessSession:
 
     def _on_request(self, request: Any) -> None:
         self.requests += 1
+        self.inflight += 1
         self.last_net = time.monotonic()
 
     def _on_request_done(self, request: Any) -> None:
+        self.inflight = max(0, self.inflight - 1)
         self.last_net = time.monotonic()
 
     def _on_request_failed(self, request: Any) -> None:
+        self.inflight = max(0, self.inflight - 1)
         self.last_net = time.monotonic()
         try:
             failure = request.failure or ""
@@ -347,6 +351,17 @@ class ReadinessSession:
                         last = c
                 else:
                     since[c] = None
+            settle = opts.give_up_after_quiet_ms / 1000
+            content_unmet = [c for c in ("selector", "heading") if c in met and not met[c]]
+            if (
+                settle > 0 and content_unmet and self.inflight == 0
+                and now - t0 >= settle and now - self.last_net >= settle and now - changed_at >= settle
+            ):
+                # The content is missing and the page has gone quiet: no request in flight, none
+                # started or finished and the container's text unchanged for this long. Nothing is
+                # left that could fill it: waiting out max_render_time_ms would only cost time.
+                self._finish(False, "settled:" + "+".join(content_unmet), since, probe, polls, scroll_steps, capped)
+                return self.report
             if all(met.values()):
                 if last is None:  # every condition already held: the latest one completed the contract
                     last = max(conds, key=lambda c: since[c] or 0.0)

@@ -84,6 +84,7 @@ RENDER_BROWSER_KEYS: dict[str, tuple[Checker, Any, str]] = {
     "scroll_max_steps": (_int(1, 1000), 10, "E: at most this many scroll steps."),
     "scroll_step_wait_ms": (_int(10, 60_000), 300, "E: wait after each scroll step before measuring growth."),
     "max_render_time_ms": (_int(500, 600_000), 10_000, "Budget for navigation plus readiness; when exceeded the page fails with readiness_timeout."),
+    "give_up_after_quiet_ms": (_int(0, 600_000), 3000, "A/B: when the content is still missing and the page has gone quiet (no request in flight, none started or finished, the container's text unchanged) for this long, readiness ends early (settled:<conditions>, readiness_timeout) instead of waiting out max_render_time_ms; 0: never."),
     "viewport_width": (_int(200, 10_000), 1280, "Browser viewport width (CSS pixels)."),
     "viewport_height": (_int(200, 10_000), 800, "Browser viewport height (CSS pixels)."),
     "locale": (_str, "en-US", "Browser locale (navigator.language, Accept-Language)."),
