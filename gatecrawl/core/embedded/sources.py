@@ -25,16 +25,21 @@ def _script_type(el: Any) -> str:
     return (el.get("type") or "").split(";")[0].strip().lower()
 
 
-def has_embedded_data(doc: Any) -> list[str]:
-    """The data sources a page seems to carry (names), without parsing any of them: cheap
-    enough for the downloader to decide whether a shell may be read without a browser."""
-    names: list[str] = []
+def _inline_scripts(doc: Any) -> Iterator[tuple[Any, str]]:
+    """The page's inline scripts that hold something: (element, text)."""
     for el in doc.iter("script"):
         if el.get("src"):
             continue
         text = el.text or ""
-        if not text.strip():
-            continue
+        if text.strip():
+            yield el, text
+
+
+def has_embedded_data(doc: Any) -> list[str]:
+    """The data sources a page seems to carry (names), without parsing any of them: cheap
+    enough for the downloader to decide whether a shell may be read without a browser."""
+    names: list[str] = []
+    for el, text in _inline_scripts(doc):
         stype = _script_type(el)
         if stype in _JSON_TYPES:
             names.append(_json_script_name(el, stype, len(names)))
@@ -116,12 +121,7 @@ def _parse_assignment(text: str, pos: int) -> Any:
 def _sources(doc: Any) -> Iterator[_Source]:
     total = 0
     count = 0
-    for el in doc.iter("script"):
-        if el.get("src"):
-            continue
-        text = el.text or ""
-        if not text.strip():
-            continue
+    for el, text in _inline_scripts(doc):
         if len(text) > MAX_SOURCE_CHARS or total + len(text) > MAX_TOTAL_CHARS:
             continue
         stype = _script_type(el)
