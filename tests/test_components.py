@@ -1,0 +1,179 @@
+"""In-process tests of the downloader middlewares (issue 17, item 6).
+
+Each component is built the way Scrapy builds it (``from_crawler`` on a crawler from
+``scrapy.utils.test.get_crawler`` with the project's settings) and driven with real Request and
+Response objects, so a failure here names the component instead of a subprocess crawl's outcome.
+"""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import HtmlResponse, Response
+from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
+
+from gatecrawl.core.recipes import load_recipe_text
+from gatecrawl.middlewares.credentials import CredentialScopeMiddleware
+from gatecrawl.middlewares.offsite import OffsiteMiddleware
+from gatecrawl.middlewares.presence import PresenceMiddleware
+from gatecrawl.middlewares.sizecap import SizeCapMiddleware
+from gatecrawl.spiders.recipe import RecipeSpider
+
+SHELL = b"""<!doctype html><html><head><title>App</title>
+<script src="/static/js/main.4f2a.js"></script></head>
+<body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>"""
+
+ARTICLE = ("<!doctype html><html><head><title>Tides</title></head><body><main><article><h1>How tides work</h1>"
+           + "".join(f"<p>Paragraph {i} explains how the moon {w} the oceans and why coasts see two high waters "
+                     f"a day, with the sun adding spring and neap cycles to the pattern number {i}.</p>"
+                     for i, w in enumerate(["pulls", "drags", "lifts", "moves", "tugs", "shifts"]))
+           + "</article></main></body></html>").encode()
+
+
+def _crawler(recipe_text: str = 'start_urls = ["https://example.test/"]\n', **settings):
+    project = Settings()
+    project.setmodule("gatecrawl.settings", priority="project")
+    values = {name: project[name] for name in project if name.startswith("GATECRAWL_")}
+    values.update(settings)
+    recipe = load_recipe_text(recipe_text, source="<test>", default_name="t")
+    cls = type("T", (RecipeSpider,), {"name": "t", "recipe": recipe, "allowed_domains": ["example.test"]})
+    crawler = get_crawler(cls, settings_dict=values)
+    crawler.stats.open_spider()
+    crawler.spider = cls.from_crawler(crawler)
+    return crawler
+
+
+def _html(url: str, body: bytes, request: Request | None = None) -> HtmlResponse:
+    request = request or Request(url)
+    return HtmlResponse(url, body=body, headers={"Content-Type": "text/html; charset=utf-8"}, request=request)
+
+
+# --- PresenceMiddleware --------------------------------------------------------------------------
+
+def test_presence_flags_a_shell_and_records_the_verdict():
+    crawler = _crawler()
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/app")
+    response = _html(request.url, SHELL, request)
+    assert mw.process_response(request, response) is response
+    verdict = request.meta["gatecrawl_presence"]
+    assert verdict["needs_render"] is True
+    assert verdict["render_policy"] == "auto"
+    stats = crawler.stats.get_stats()
+    assert stats["gatecrawl/presence/checked"] == 1
+    assert stats["gatecrawl/presence/needs_render"] == 1
+    assert any(k.startswith("gatecrawl/presence/signal/") for k in stats)
+
+
+def test_presence_passes_a_complete_article_and_scores_each_request_once():
+    crawler = _crawler()
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/tides")
+    mw.process_response(request, _html(request.url, ARTICLE, request))
+    assert request.meta["gatecrawl_presence"]["needs_render"] is False
+    first = dict(request.meta["gatecrawl_presence"])
+    mw.process_response(request, _html(request.url, SHELL, request))  # already scored: untouched
+    assert request.meta["gatecrawl_presence"] == first
+    assert crawler.stats.get_value("gatecrawl/presence/checked") == 1
+    assert crawler.stats.get_value("gatecrawl/presence/needs_render") is None
+
+
+def test_presence_leaves_non_html_alone():
+    crawler = _crawler()
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/file.pdf")
+    response = Response(request.url, body=b"%PDF-1.7\n...", headers={"Content-Type": "application/pdf"}, request=request)
+    assert mw.process_response(request, response) is response
+    assert "gatecrawl_presence" not in request.meta
+    assert crawler.stats.get_value("gatecrawl/presence/checked") is None
+
+
+def test_presence_skips_a_page_over_the_node_cap():
+    crawler = _crawler(GATECRAWL_MAX_DOM_NODES=50)
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/huge")
+    body = b"<html><body>" + b"<div><span>x</span></div>" * 200 + b"</body></html>"
+    mw.process_response(request, _html(request.url, body, request))
+    assert "gatecrawl_presence" not in request.meta
+    assert crawler.stats.get_value("gatecrawl/presence/skipped/too_complex") == 1
+
+
+def test_presence_force_policy_is_recorded():
+    crawler = _crawler('start_urls = ["https://example.test/"]\n[render]\npolicy = "force"\n')
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/tides")
+    mw.process_response(request, _html(request.url, ARTICLE, request))
+    assert request.meta["gatecrawl_presence"]["render_policy"] == "force"
+    assert crawler.stats.get_value("gatecrawl/presence/policy/force") == 1
+
+
+# --- SizeCapMiddleware ---------------------------------------------------------------------------
+
+def test_sizecap_refuses_html_over_its_cap_with_a_typed_reason():
+    crawler = _crawler(GATECRAWL_MAXSIZE_HTML=1000)
+    mw = SizeCapMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/big")
+    with pytest.raises(IgnoreRequest) as info:
+        mw.process_response(request, _html(request.url, b"<html><body>" + b"a" * 2000 + b"</body></html>", request))
+    assert info.value.reason == "size_exceeded"
+    assert crawler.stats.get_value("gatecrawl/size/exceeded/html") == 1
+
+
+def test_sizecap_routes_by_content_not_by_name():
+    # A PDF body under the PDF cap passes although the HTML cap is tiny; an HTML body named
+    # x.pdf is capped as HTML.
+    crawler = _crawler(GATECRAWL_MAXSIZE_HTML=100, GATECRAWL_MAXSIZE_PDF=10_000)
+    mw = SizeCapMiddleware.from_crawler(crawler)
+    pdf = Request("https://example.test/report")
+    body = b"%PDF-1.7\n" + b"0" * 500
+    response = Response(pdf.url, body=body, headers={"Content-Type": "application/pdf"}, request=pdf)
+    assert mw.process_response(pdf, response) is response
+    fake = Request("https://example.test/x.pdf")
+    with pytest.raises(IgnoreRequest):
+        mw.process_response(fake, Response(fake.url, body=b"<html><body>" + b"b" * 500 + b"</body></html>",
+                                           headers={"Content-Type": "application/octet-stream"}, request=fake))
+    assert crawler.stats.get_value("gatecrawl/size/exceeded/html") == 1
+    assert crawler.stats.get_value("gatecrawl/size/exceeded/pdf") is None
+
+
+# --- CredentialScopeMiddleware -------------------------------------------------------------------
+
+def test_credentials_are_stripped_when_a_redirect_changes_origin():
+    crawler = _crawler()
+    mw = CredentialScopeMiddleware.from_crawler(crawler)
+    hop = Request("https://other.test/landing", headers={"Authorization": "Bearer s3cret", "X-Api-Key": "k", "Accept": "text/html"},
+                  meta={"redirect_urls": ["https://example.test/start"]})
+    assert mw.process_request(hop) is None
+    assert b"Authorization" not in hop.headers and b"X-Api-Key" not in hop.headers
+    assert hop.headers[b"Accept"] == b"text/html"
+    assert crawler.stats.get_value("gatecrawl/credentials/stripped") == 2
+
+
+def test_credentials_stay_on_the_same_origin_and_leave_the_probe():
+    crawler = _crawler()
+    mw = CredentialScopeMiddleware.from_crawler(crawler)
+    same = Request("https://example.test/b", headers={"Authorization": "Bearer s3cret"}, meta={"redirect_urls": ["https://example.test/a"]})
+    mw.process_request(same)
+    assert same.headers[b"Authorization"] == b"Bearer s3cret"
+    other_port = Request("https://example.test:8443/b", headers={"Authorization": "Bearer s3cret"},
+                         meta={"redirect_urls": ["https://example.test/a"]})
+    mw.process_request(other_port)
+    assert b"Authorization" not in other_port.headers
+    probe = Request("https://example.test/gatecrawl-probe", headers={"Cookie": "sid=1"}, meta={"gatecrawl_not_found_probe": True})
+    mw.process_request(probe)
+    assert b"Cookie" not in probe.headers
+
+
+# --- OffsiteMiddleware ---------------------------------------------------------------------------
+
+def test_offsite_refusal_is_typed_and_subdomains_pass():
+    crawler = _crawler()
+    mw = OffsiteMiddleware.from_crawler(crawler)
+    mw.spider_opened(crawler.spider)
+    assert mw.process_request(Request("https://docs.example.test/a")) is None
+    with pytest.raises(IgnoreRequest) as info:
+        mw.process_request(Request("https://elsewhere.test/a", meta={"redirect_urls": ["https://example.test/r"]}))
+    assert info.value.reason == "offsite"
+    assert "hop 1" in str(info.value)
