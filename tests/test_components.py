@@ -177,3 +177,56 @@ def test_offsite_refusal_is_typed_and_subdomains_pass():
         mw.process_request(Request("https://elsewhere.test/a", meta={"redirect_urls": ["https://example.test/r"]}))
     assert info.value.reason == "offsite"
     assert "hop 1" in str(info.value)
+
+
+# --- RecipeSpider --------------------------------------------------------------------------------
+
+LINKS = (b"<html><body><main><h1>Index</h1><p>Start here.</p>"
+         b'<a href="/a">a</a> <a href="/b">b</a> <a href="/a#again">a again</a> <a href="https://elsewhere.test/x">off</a>'
+         b'<a href="/private/c">denied</a></main></body></html>')
+
+
+def test_spider_parse_yields_the_capture_first_then_the_allowed_links():
+    crawler = _crawler('start_urls = ["https://example.test/"]\n[follow]\ndeny = ["/private/"]\n')
+    spider = crawler.spider
+    request = Request("https://example.test/", meta={"depth": 0})
+    out = list(spider.parse(_html(request.url, LINKS, request)))
+    capture, followed = out[0], out[1:]
+    assert type(capture).__name__ == "PageCapture"
+    assert capture.url_final == "https://example.test/" and capture.http_status == 200 and capture.reader == "http"
+    assert capture.links == ["https://example.test/a", "https://example.test/b", "https://example.test/a#again"]
+    assert [r.url for r in followed] == ["https://example.test/a", "https://example.test/b"]  # /a#again: the same page
+    assert all(r.meta["depth"] == 1 and r.callback == spider.parse and r.errback == spider.errback for r in followed)
+    assert crawler.stats.get_value("gatecrawl/pages/seen") == 1
+
+
+def test_spider_stops_following_at_max_pages():
+    crawler = _crawler('start_urls = ["https://example.test/"]\n[follow]\nmax_pages = 2\n')
+    spider = crawler.spider
+    assert spider._admit("https://example.test/")  # the start URL counts
+    request = Request("https://example.test/", meta={"depth": 0})
+    followed = [r for r in spider.parse(_html(request.url, LINKS, request)) if isinstance(r, Request)]
+    assert [r.url for r in followed] == ["https://example.test/a"]
+    assert crawler.stats.get_value("gatecrawl/follow/max_pages_reached") >= 1
+
+
+def test_spider_errback_turns_a_typed_refusal_into_a_capture():
+    from twisted.python.failure import Failure
+
+    crawler = _crawler()
+    spider = crawler.spider
+    request = Request("https://elsewhere.test/x", meta={"redirect_urls": ["https://example.test/r"], "depth": 2})
+    mw = OffsiteMiddleware.from_crawler(crawler)
+    mw.spider_opened(spider)
+    try:
+        mw.process_request(request)
+    except IgnoreRequest as exc:
+        failure = Failure(exc)
+    else:
+        pytest.fail("the off-site hop was not refused")
+    failure.request = request
+    (capture,) = list(spider.errback(failure))
+    assert capture.error_reason == "offsite"
+    assert capture.url_requested == "https://example.test/r" and capture.url_final == "https://elsewhere.test/x"
+    assert capture.http_status is None and capture.depth == 2
+    assert crawler.stats.get_value("gatecrawl/fetch/failed/offsite") == 1
