@@ -34,6 +34,9 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
+from gatecrawl.core.reasons import Reason
+from gatecrawl.exceptions import RobotsBlocked
+
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
@@ -58,12 +61,6 @@ class _Pending:
         return d
 
 
-class RobotsBlocked(IgnoreRequest):
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
-
-
 class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
@@ -85,12 +82,12 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
         if rp is None or rp is _UNREACHABLE or isinstance(rp, (_Pending, Deferred)) or not hasattr(rp, "allowed"):
             # Never "allow" on a verdict that is not one: pending, failing or missing counts as unreachable.
             self._stats.inc_value("gatecrawl/robots/unreachable")
-            raise RobotsBlocked("robots_unreachable")
+            raise RobotsBlocked(Reason.ROBOTS_UNREACHABLE)
         try:
             self.process_request_2(rp, request)
         except IgnoreRequest:
             self._stats.inc_value("gatecrawl/robots/disallowed")
-            raise RobotsBlocked("robots_disallowed") from None
+            raise RobotsBlocked(Reason.ROBOTS_DISALLOWED) from None
 
     async def robot_parser(self, request: Request) -> Any:  # type: ignore[override]
         url = urlparse_cached(request)
