@@ -14,7 +14,9 @@ the parser and the others got ``None`` ("allow all"). Here "allow" is an explici
 (``_ALLOW_ALL``); anything that is not a parser or that verdict (pending, ``None``, unreachable)
 blocks the request.
 
-Replaces Scrapy's RobotsTxtMiddleware (same priority, same ``ROBOTSTXT_*`` settings).
+Replaces Scrapy's RobotsTxtMiddleware (same priority, same ``ROBOTSTXT_*`` settings). robots.txt
+is fetched through the :class:`~gatecrawl.engineport.EnginePort` ``from_crawler`` gives it (all
+downloader middlewares, not the scheduler), never through ``crawler.engine`` directly.
 Stats: ``robotstxt/*`` as Scrapy's, plus ``gatecrawl/robots/disallowed`` and
 ``gatecrawl/robots/unreachable``.
 """
@@ -35,6 +37,7 @@ from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
 from gatecrawl.core.reasons import Reason
+from gatecrawl.engineport import EnginePort
 from gatecrawl.exceptions import RobotsBlocked
 
 if TYPE_CHECKING:
@@ -62,10 +65,15 @@ class _Pending:
 
 
 class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
-    def __init__(self, crawler: Crawler) -> None:
-        super().__init__(crawler)
+    def __init__(self, crawler: Crawler, port: EnginePort | None = None) -> None:
+        super().__init__(crawler)  # Scrapy's: settings, stats and the parser class
+        self.port = port if port is not None else EnginePort(crawler)
         self._unreachable_since: dict[str, float] = {}
         self._retry_after = crawler.settings.getfloat("GATECRAWL_ROBOTS_UNREACHABLE_RETRY", 60.0)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RobotsTxtMiddleware:
+        return cls(crawler, EnginePort(crawler))
 
     async def process_request(self, request: Request, spider: Any = None) -> None:  # type: ignore[override]
         if request.meta.get("dont_obey_robotstxt") or not request.url.startswith(("http://", "https://")):
@@ -103,7 +111,7 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
                 callback=NO_CALLBACK,
             )
             try:
-                resp = await self.crawler.engine.download_async(robotsreq)
+                resp = await self.port.download(robotsreq)
                 await self._parse_robots(resp, netloc, request)
             except Exception as e:  # noqa: BLE001 - any failure is "unreachable", counted and logged below
                 self._robots_error(e, netloc)
