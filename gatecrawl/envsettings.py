@@ -3,7 +3,7 @@
 ``gatecrawl/settings.py`` takes the defaults of :data:`ENV_SETTINGS` from environment variables
 of the same name when they are set (project priority: ``-s NAME=value``, spider arguments and
 Scrapyd's ``setting=`` still win). ``GATECRAWL_EGRESS_ALLOW`` is not one of them: its variable
-*adds* entries to the setting (:func:`gatecrawl.core.egress.env_allow_entries`).
+*adds* entries to the setting (:func:`gatecrawl.egress.policy.env_allow_entries`).
 
 List settings accept what Scrapy users write for them: a Python list (settings module), a
 comma-separated string (``-s NAME=a,b``) or a JSON list (``-s NAME='["a", "b"]'``).

@@ -162,7 +162,7 @@ ITEM_PIPELINES = {
 }
 DOWNLOADER_MIDDLEWARES = {
     # First of all: refuse destinations outside the egress policy and pin vetted addresses.
-    "gatecrawl.middlewares.egress.EgressMiddleware": 40,
+    "gatecrawl.egress.middleware.EgressMiddleware": 40,
     # Off-site requests (redirect hops included) are refused with a typed reason and a packet.
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "gatecrawl.middlewares.offsite.OffsiteMiddleware": 50,
@@ -204,12 +204,16 @@ EXTENSIONS = {
 # GATECRAWL_REDIS_URL switches the scheduler to the shared Redis frontier (gatecrawl/distributed/).
 ADDONS = {
     "gatecrawl.distributed.addon.DistributedAddon": 0,
+    # Scrapy's cookie middleware asks tldextract for the public-suffix list; by default it would
+    # try to download it on first use. This add-on makes it use the snapshot bundled with
+    # tldextract: no network.
+    "gatecrawl.egress.offline.OfflineSuffixListAddon": 0,
 }
 
 # --- Scrapy defaults chosen for this project ---------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 # Answers DNS only with addresses the egress policy vetted (pinning; no second lookup).
-TWISTED_DNS_RESOLVER = "gatecrawl.resolver.EgressResolver"
+TWISTED_DNS_RESOLVER = "gatecrawl.egress.resolver.EgressResolver"
 ROBOTSTXT_OBEY = True
 USER_AGENT = "gatecrawl/0.1 (+https://github.com/gatecrawl)"
 # Negotiated Markdown: a site that can answer in Markdown does (Content-Type: text/markdown), and
@@ -269,9 +273,6 @@ REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
 # Item log lines name the URL and the reason; items (bodies, Markdown) are never dumped.
 LOG_FORMATTER = "gatecrawl.logformatter.GatecrawlLogFormatter"
 
-# Scrapy's cookie middleware asks tldextract for the public-suffix list; by default it would
-# try to download it on first use. Use the snapshot bundled with tldextract: no network.
-import gatecrawl.offline  # noqa: E402,F401
 # Scrapy's start-up inventory, its own progress line and the robots.txt traceback only at DEBUG.
 import gatecrawl.logquiet  # noqa: E402
 

@@ -27,7 +27,7 @@ def resolve(host: str, port: int) -> list[str]:
         with open(os.environ["FAKEDNS_LOG"], "a", encoding="utf-8") as fh:
             fh.write(f"{key}\n")
     if key not in table:
-        from gatecrawl.core.egress import resolve_host
+        from gatecrawl.egress.policy import resolve_host
 
         return resolve_host(host, port)
     answers = table[key]

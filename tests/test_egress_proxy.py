@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from gatecrawl.core.egress import EgressPolicy
-from gatecrawl.egress_proxy import EgressProxy
+from gatecrawl.egress.policy import EgressPolicy
+from gatecrawl.egress.proxy import EgressProxy
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_refusals_are_logged_once_per_destination_naming_host_names_only(proxy, 
     host), once per destination; an address literal is never echoed, only its kind."""
     import logging
 
-    with caplog.at_level(logging.INFO, logger="gatecrawl.egress_proxy"):
+    with caplog.at_level(logging.INFO, logger="gatecrawl.egress.proxy"):
         for _ in range(3):
             # (a name from /etc/hosts: no DNS query leaves the machine)
             assert _get(proxy, "http://localhost/service/update2")[0] == 403

@@ -15,7 +15,6 @@ MAX_LINES = 500
 # pipelines/export.py: 819 lines on main, 820 on the recrawl18 branch awaiting its merge.
 OVER_LIMIT_CEILINGS = {
     "core/convert.py": 582,
-    "spiders/recipe.py": 519,
     "pipelines/export.py": 820,
 }
 

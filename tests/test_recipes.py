@@ -9,7 +9,7 @@ import pytest
 
 from crawlutil import ROOT
 from gatecrawl.core.recipes import RECIPE_KEYS, RecipeError, load_recipe_file, load_recipe_text
-from gatecrawl.spiders.recipe import parse_spider_args
+from gatecrawl.spiders.args import parse_spider_args
 
 
 def load(text: str, name: str = "site"):

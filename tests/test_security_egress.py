@@ -13,7 +13,7 @@ import pytest
 
 from crawlutil import packets_by_url, run_crawl
 from crawlutil import probe_crawl as crawl
-from gatecrawl.core.egress import EgressPolicy, address_class, parse_allow_entry
+from gatecrawl.egress.policy import EgressPolicy, address_class, parse_allow_entry
 
 
 # --- unit level: the classifier and the allow list -----------------------------------------------
@@ -236,9 +236,9 @@ def test_demo_recipe_admits_only_its_own_server(tmp_path, demo_server, canary_lo
     no allow list at all; other ports and other loopback addresses stay refused."""
     from urllib.parse import urlsplit
 
-    from gatecrawl.middlewares.egress import start_url_entries
+    from gatecrawl.egress.policy import start_url_entries
     from gatecrawl.spiderloader import RecipeSpiderLoader
-    from gatecrawl.spiders.recipe import parse_spider_args
+    from gatecrawl.spiders.args import parse_spider_args
     from scrapy.settings import Settings
 
     recipe = RecipeSpiderLoader(Settings({"SPIDER_MODULES": ["gatecrawl.spiders"]})).load("demo").recipe
@@ -273,7 +273,7 @@ def test_admit_start_urls_never_admits_metadata_or_names(url, admitted):
     limited: loopback and private address literals and localhost, never a metadata address."""
     from types import SimpleNamespace
 
-    from gatecrawl.middlewares.egress import start_url_entries
+    from gatecrawl.egress.policy import start_url_entries
 
     entries = start_url_entries(SimpleNamespace(start_urls=[url], sitemaps=()))
     assert bool(entries) == admitted, entries

@@ -8,6 +8,9 @@ made once more; a second miss is a render failure like any other (the plain capt
 ``render_failed``). Stats: ``gatecrawl/browser/new_page_timeout``,
 ``gatecrawl/browser/new_page_failed``.
 
+It also hands the crawler's egress runtime (:func:`gatecrawl.egress.runtime.egress_for`) to
+gatecrawl's browser provider when it creates it, so Chromium runs behind the crawl's egress proxy.
+
 Everything else is scrapy-playwright's ``ScrapyPlaywrightDownloadHandler`` (requests without
 ``playwright`` meta go to Scrapy's HTTP handler).
 """
@@ -15,10 +18,15 @@ Everything else is scrapy-playwright's ``ScrapyPlaywrightDownloadHandler`` (requ
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+
+from gatecrawl.browser.provider import GatecrawlBrowserProvider
+from gatecrawl.egress.runtime import egress_for
+from gatecrawl.exceptions import NewPageTimeout
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -26,10 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["GatecrawlPlaywrightHandler", "BoundedContext", "NewPageTimeout"]
 
 logger = logging.getLogger(__name__)
-
-
-class NewPageTimeout(RuntimeError):
-    """The browser did not open a page in time, twice."""
 
 
 class BoundedContext:
@@ -63,6 +67,15 @@ class GatecrawlPlaywrightHandler(ScrapyPlaywrightDownloadHandler):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.new_page_timeout = crawler.settings.getfloat("GATECRAWL_RENDER_NEW_PAGE_TIMEOUT", 20.0)
+
+    async def _launch(self) -> None:
+        # Before anything can launch a browser (startup contexts included): the provider gets
+        # the crawl's egress runtime (built by then: the engine starts after its middlewares).
+        egress = egress_for(self.crawler)
+        provider_cls = self.browser_provider_cls
+        if egress is not None and isinstance(provider_cls, type) and issubclass(provider_cls, GatecrawlBrowserProvider):
+            self.browser_provider_cls = functools.partial(provider_cls, egress=egress)  # type: ignore[assignment]
+        await super()._launch()
 
     async def _create_browser_context(self, name: str, context_kwargs: dict | None, spider: Any = None) -> Any:
         wrapper = await super()._create_browser_context(name, context_kwargs, spider=spider)

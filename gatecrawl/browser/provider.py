@@ -7,9 +7,9 @@
   wins; else a Playwright-managed Chromium when one is installed; else the system Chromium
   (Debian's ``chromium`` package, ``/usr/bin/chromium``). With none, the render fails with a
   message saying what to install.
-- Egress: Chromium is launched with ``--proxy-server`` pointing at gatecrawl's egress proxy
-  (:mod:`gatecrawl.browser.egress`), so the browser's traffic obeys the same policy as the
-  HTTP path.
+- Egress: Chromium is launched with ``--proxy-server`` pointing at the crawl's egress proxy
+  (the :class:`~gatecrawl.egress.runtime.Egress` runtime the download handler passes in), so
+  the browser's traffic obeys the same policy as the HTTP path.
 - Pinned flags for a closed network (:data:`gatecrawl.browser.options.CHROMIUM_ARGS`) and
   ``--no-sandbox`` when running as root.
 
@@ -26,23 +26,26 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_playwright.provider import PlaywrightBrowserProvider
 
-from gatecrawl.browser import egress as browser_egress
 from gatecrawl.browser.options import find_system_chromium, launch_args
+from gatecrawl.exceptions import BrowserNotFound
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser
+    from scrapy_playwright.handler import Config
+
+    from gatecrawl.egress.runtime import Egress
 
 __all__ = ["GatecrawlBrowserProvider", "BrowserNotFound"]
 
 logger = logging.getLogger(__name__)
 
 
-class BrowserNotFound(RuntimeError):
-    """No Chromium to launch."""
-
-
 class GatecrawlBrowserProvider(PlaywrightBrowserProvider):
     launches = 0  # per process; the crash tests read it
+
+    def __init__(self, config: Config, egress: Egress | None = None) -> None:
+        super().__init__(config)
+        self.egress = egress  # None: egress disabled, no proxy
 
     async def start(self) -> None:
         """Called when the engine starts: do nothing until a page is rendered."""
@@ -79,9 +82,9 @@ class GatecrawlBrowserProvider(PlaywrightBrowserProvider):
             return await super().launch_browser()
         assert self.browser_type is not None
         opts = self.resolve_launch_options()
-        proxy = await browser_egress.ensure_proxy()
-        if proxy is not None:
-            opts["args"] = list(opts["args"]) + browser_egress.chromium_proxy_args(proxy)
+        if self.egress is not None:
+            proxy = await self.egress.ensure_proxy()
+            opts["args"] = list(opts["args"]) + self.egress.chromium_proxy_args(proxy)
         logger.info("Launching browser %s (%s)", self.browser_type.name, opts.get("executable_path") or "playwright-managed")
         browser = await self.browser_type.launch(**opts)
         type(self).launches += 1
@@ -94,4 +97,5 @@ class GatecrawlBrowserProvider(PlaywrightBrowserProvider):
     async def close(self) -> None:
         if self.playwright is not None:
             await super().close()
-        await browser_egress.shutdown()
+        if self.egress is not None:
+            await self.egress.close_proxy()

@@ -41,6 +41,8 @@ import time
 from typing import Any, Callable
 
 from gatecrawl.browser.options import BrowserOptions
+from gatecrawl.core.reasons import Reason
+from gatecrawl.exceptions import RenderAborted, RenderTimeout
 
 __all__ = ["PROBE_JS", "ReadinessSession", "RenderAborted", "RenderTimeout"]
 
@@ -91,22 +93,6 @@ _SCROLL_JS = "() => { const se = document.scrollingElement || document.documentE
 _SCROLL_SETTLE_STEPS = 2
 # A page is unresponsive when a probe does not answer within the remaining budget plus this.
 _PROBE_GRACE_S = 0.5
-
-
-class RenderTimeout(Exception):
-    """The page could not be read before the deadline (blocked main thread, no navigation)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class RenderAborted(Exception):
-    """The render was stopped on purpose (byte cap exceeded)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 def _ms(seconds: float) -> int:
@@ -222,7 +208,7 @@ class ReadinessSession:
         except Exception:
             failure = ""
         if "TUNNEL_CONNECTION_FAILED" in str(failure):  # the egress proxy refused a CONNECT
-            self._note_blocked(request.url, "egress_blocked", "tunnel refused")
+            self._note_blocked(request.url, Reason.EGRESS_BLOCKED, "tunnel refused")
 
     def _note_blocked(self, url: str, reason: str, detail: str) -> None:
         from gatecrawl.core.redact import redact_url

@@ -30,7 +30,7 @@ def spider_args_problem(spidercls: Any, spargs: dict[str, Any]) -> str | None:
     recipe = getattr(spidercls, "recipe", None)
     if recipe is None:
         return None
-    from gatecrawl.spiders.recipe import parse_spider_args
+    from gatecrawl.spiders.args import parse_spider_args
 
     try:
         parse_spider_args(recipe, spargs.get("start_url"), spargs.get("max_pages"), spargs.get("render"))
@@ -41,7 +41,7 @@ def spider_args_problem(spidercls: Any, spargs: dict[str, Any]) -> str | None:
 
 def settings_problem(settings: Any) -> str | None:
     """List settings that cannot be read, allow-list entries and a resolver that do not parse."""
-    from gatecrawl.core.egress import EgressPolicy, load_resolver
+    from gatecrawl.egress.policy import EgressPolicy, load_resolver
 
     try:
         allow = setting_list(settings, "GATECRAWL_EGRESS_ALLOW")

@@ -19,6 +19,7 @@ from scrapy.exceptions import UsageError
 
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.convert import FetchInfo, convert
+from gatecrawl.core.reasons import Reason
 
 
 class _OnePage(scrapy.Spider):
@@ -39,13 +40,13 @@ class _OnePage(scrapy.Spider):
         self.sink["response"] = response
 
     def failed(self, failure):
-        from gatecrawl.spiders.recipe import classify_failure
+        from gatecrawl.exceptions import classify_failure
 
         reason, detail = classify_failure(failure.value)
         self.sink["error"] = detail
         self.sink["error_reason"] = reason
         request = getattr(failure, "request", None)
-        if request is not None and reason in ("egress_blocked", "scheme_blocked"):
+        if request is not None and reason in (Reason.EGRESS_BLOCKED, Reason.SCHEME_BLOCKED):
             self.sink["egress"] = request.meta.get("gatecrawl_egress")
 
 
@@ -123,12 +124,12 @@ class Command(ScrapyCommand):
         if not result.ok:
             detail = result.evidence.get("drop_detail")
             print(f"dropped: {result.drop_reason}" + (f" ({detail})" if detail else ""), file=sys.stderr)
-            if result.drop_reason == "egress_blocked":
-                from gatecrawl.core.egress import EgressDecision, admit_hint
+            if result.drop_reason == Reason.EGRESS_BLOCKED:
+                from gatecrawl.egress.policy import EgressDecision, admit_hint
 
                 eg = result.evidence.get("egress") or {}
                 cls = str(eg.get("detail") or "").partition("address_class=")[2] or None
-                hint = admit_hint(target, EgressDecision(False, "egress_blocked", eg.get("detail"), cls))
+                hint = admit_hint(target, EgressDecision(False, Reason.EGRESS_BLOCKED, eg.get("detail"), cls))
                 if hint:
                     print(f"gatecrawl: {hint}", file=sys.stderr)
             self.exitcode = 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 import lxml.etree
 from lxml.html import HtmlElement
@@ -24,6 +25,7 @@ __all__ = [
     "norm_space",
     "css_path",
     "remove_keep_tail",
+    "jsonld_documents",
 ]
 
 _INVISIBLE = {"script", "style", "noscript", "template", "svg", "head", "title", "meta", "link"}
@@ -225,14 +227,22 @@ def _meta(doc: HtmlElement, *names: str) -> str | None:
     return None
 
 
-def _jsonld_values(doc: HtmlElement, key: str) -> str | None:
+def jsonld_documents(doc: HtmlElement) -> Iterator[Any]:
+    """The parsed JSON of each ``<script type="application/ld+json">`` of ``doc`` (the type
+    compared without case or surrounding blanks), in document order; a script that is not
+    valid JSON is skipped."""
     for el in doc.iterfind(".//script[@type]"):
-        if (el.get("type") or "").lower() != "application/ld+json" or not el.text:
+        if (el.get("type") or "").strip().lower() != "application/ld+json" or not el.text:
             continue
         try:
             data = json.loads(el.text)
         except ValueError:
             continue
+        yield data
+
+
+def _jsonld_values(doc: HtmlElement, key: str) -> str | None:
+    for data in jsonld_documents(doc):
         stack = [data]
         while stack:
             cur = stack.pop(0)

@@ -22,13 +22,14 @@ the same document always gives the same answer.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import lxml.etree
 import lxml.html
+
+from gatecrawl.core.page import jsonld_documents
 
 __all__ = ["PAGE_TYPES", "PageTypeGuess", "detect_page_type", "item_link_chars", "largest_card_group"]
 
@@ -82,13 +83,7 @@ class PageTypeGuess:
 
 def _ld_types(doc) -> list[str]:
     out: list[str] = []
-    for el in doc.iter("script"):
-        if (el.get("type") or "").strip().lower() != "application/ld+json" or not el.text:
-            continue
-        try:
-            data = json.loads(el.text)
-        except ValueError:
-            continue
+    for data in jsonld_documents(doc):
         stack = [data]
         seen = 0
         while stack and seen < 500:

@@ -7,14 +7,13 @@ taken in :mod:`gatecrawl.core.validate`, against how much real content the page 
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
 
 import lxml.etree
 from lxml.html import HtmlElement
 
-from gatecrawl.core.page import _chrome_test, norm_space, visible_text
+from gatecrawl.core.page import _chrome_test, jsonld_documents, norm_space, visible_text
 
 __all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
@@ -35,13 +34,7 @@ def _is_false(value) -> bool:
 
 
 def _jsonld_objects(doc: HtmlElement):
-    for el in doc.iterfind(".//script[@type]"):
-        if (el.get("type") or "").strip().lower() != "application/ld+json" or not el.text:
-            continue
-        try:
-            data = json.loads(el.text)
-        except ValueError:
-            continue
+    for data in jsonld_documents(doc):
         stack = [data]
         while stack:
             cur = stack.pop()

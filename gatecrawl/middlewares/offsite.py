@@ -17,12 +17,10 @@ from typing import TYPE_CHECKING, Any
 from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware as ScrapyOffsiteMiddleware
 from scrapy.exceptions import IgnoreRequest
 
+from gatecrawl.exceptions import OffsiteBlocked
+
 if TYPE_CHECKING:
     from scrapy import Request
-
-
-class OffsiteBlocked(IgnoreRequest):
-    reason = "offsite"
 
 
 class OffsiteMiddleware(ScrapyOffsiteMiddleware):

@@ -21,20 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware as ScrapyMetaRefreshMiddleware
 from scrapy.downloadermiddlewares.redirect import RedirectMiddleware as ScrapyRedirectMiddleware
-from scrapy.exceptions import IgnoreRequest
 from scrapy.http.request import NO_CALLBACK
 from w3lib.url import canonicalize_url
 
+from gatecrawl.core.reasons import Reason
 from gatecrawl.core.redact import redact_url
+from gatecrawl.exceptions import RedirectDropped
 
 if TYPE_CHECKING:
     from scrapy import Request
-
-
-class RedirectDropped(IgnoreRequest):
-    def __init__(self, reason: str, detail: str) -> None:
-        self.reason = reason
-        super().__init__(detail)
 
 
 def _canonical(url: str) -> str:
@@ -55,7 +50,7 @@ class _SeenRedirectMixin:
         stats = self.crawler.stats
         if target in chain:
             stats.inc_value("gatecrawl/redirect/loop")
-            raise RedirectDropped("redirect_loop", f"redirect loop back to {redact_url(out.url)} after {len(chain)} hop(s)")
+            raise RedirectDropped(Reason.REDIRECT_LOOP, f"redirect loop back to {redact_url(out.url)} after {len(chain)} hop(s)")
         if not request.dont_filter and request.callback is not NO_CALLBACK:
             targets = getattr(self.crawler, "_gatecrawl_redirect_targets", None)
             if targets is None:
@@ -64,7 +59,7 @@ class _SeenRedirectMixin:
             admitted = getattr(spider, "was_admitted", None)
             if target in targets or (admitted is not None and admitted(out.url)):
                 stats.inc_value("gatecrawl/redirect/duplicate")
-                raise RedirectDropped("duplicate_of", f"redirects to {redact_url(out.url)}, already requested in this run")
+                raise RedirectDropped(Reason.DUPLICATE_OF, f"redirects to {redact_url(out.url)}, already requested in this run")
             targets.add(target)
         return out
 

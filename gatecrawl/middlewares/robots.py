@@ -14,7 +14,9 @@ the parser and the others got ``None`` ("allow all"). Here "allow" is an explici
 (``_ALLOW_ALL``); anything that is not a parser or that verdict (pending, ``None``, unreachable)
 blocks the request.
 
-Replaces Scrapy's RobotsTxtMiddleware (same priority, same ``ROBOTSTXT_*`` settings).
+Replaces Scrapy's RobotsTxtMiddleware (same priority, same ``ROBOTSTXT_*`` settings). robots.txt
+is fetched through the :class:`~gatecrawl.engineport.EnginePort` ``from_crawler`` gives it (all
+downloader middlewares, not the scheduler), never through ``crawler.engine`` directly.
 Stats: ``robotstxt/*`` as Scrapy's, plus ``gatecrawl/robots/disallowed`` and
 ``gatecrawl/robots/unreachable``.
 """
@@ -33,6 +35,10 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
+
+from gatecrawl.core.reasons import Reason
+from gatecrawl.engineport import EnginePort
+from gatecrawl.exceptions import RobotsBlocked
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -58,17 +64,16 @@ class _Pending:
         return d
 
 
-class RobotsBlocked(IgnoreRequest):
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
-
-
 class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
-    def __init__(self, crawler: Crawler) -> None:
-        super().__init__(crawler)
+    def __init__(self, crawler: Crawler, port: EnginePort | None = None) -> None:
+        super().__init__(crawler)  # Scrapy's: settings, stats and the parser class
+        self.port = port if port is not None else EnginePort(crawler)
         self._unreachable_since: dict[str, float] = {}
         self._retry_after = crawler.settings.getfloat("GATECRAWL_ROBOTS_UNREACHABLE_RETRY", 60.0)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RobotsTxtMiddleware:
+        return cls(crawler, EnginePort(crawler))
 
     async def process_request(self, request: Request, spider: Any = None) -> None:  # type: ignore[override]
         if request.meta.get("dont_obey_robotstxt") or not request.url.startswith(("http://", "https://")):
@@ -85,12 +90,12 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
         if rp is None or rp is _UNREACHABLE or isinstance(rp, (_Pending, Deferred)) or not hasattr(rp, "allowed"):
             # Never "allow" on a verdict that is not one: pending, failing or missing counts as unreachable.
             self._stats.inc_value("gatecrawl/robots/unreachable")
-            raise RobotsBlocked("robots_unreachable")
+            raise RobotsBlocked(Reason.ROBOTS_UNREACHABLE)
         try:
             self.process_request_2(rp, request)
         except IgnoreRequest:
             self._stats.inc_value("gatecrawl/robots/disallowed")
-            raise RobotsBlocked("robots_disallowed") from None
+            raise RobotsBlocked(Reason.ROBOTS_DISALLOWED) from None
 
     async def robot_parser(self, request: Request) -> Any:  # type: ignore[override]
         url = urlparse_cached(request)
@@ -106,7 +111,7 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
                 callback=NO_CALLBACK,
             )
             try:
-                resp = await self.crawler.engine.download_async(robotsreq)
+                resp = await self.port.download(robotsreq)
                 await self._parse_robots(resp, netloc, request)
             except Exception as e:  # noqa: BLE001 - any failure is "unreachable", counted and logged below
                 self._robots_error(e, netloc)

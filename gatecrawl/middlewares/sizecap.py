@@ -14,18 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import IgnoreRequest
 
 from gatecrawl.core.route import media_type, page_type
+from gatecrawl.exceptions import SizeExceeded
 
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-
-
-class SizeExceeded(IgnoreRequest):
-    reason = "size_exceeded"
 
 
 class SizeCapMiddleware:

@@ -76,7 +76,7 @@ class ConvertPipeline:
         self.max_waiting = CONVERT_WAITING_PER_WORKER * self.convert_workers
         self._waiting = 0
         self._paused = False
-        self.prober = NotFoundProber(crawler)
+        self.prober = NotFoundProber.from_crawler(crawler)
         crawler.signals.connect(self.prober.on_response, signal=signals.response_received)
 
     def open_spider(self) -> None:

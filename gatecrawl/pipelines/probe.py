@@ -11,6 +11,10 @@ fingerprint (``gatecrawl.core.soft404``) only when the host served it as a page:
 (an honest 404, or an error: the probe is not retried), a redirect to the site root, a non-HTML answer, a failure or a page without
 text give none, and that host's pages are judged without one.
 
+Built by :meth:`NotFoundProber.from_crawler`: it fetches through an
+:class:`~gatecrawl.engineport.EnginePort` and reads the running spider's recipe and run id when a
+probe starts.
+
 Meta (written on the probe request): ``gatecrawl_not_found_probe``.
 Stats: ``gatecrawl/not_found_probe/requested``, ``gatecrawl/not_found_probe/<outcome>``
 (``fingerprinted``, ``real_404`` (404/410), ``error_status`` (other 4xx/5xx), ``redirected_home``,
@@ -22,25 +26,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.http import HtmlResponse
 
 from gatecrawl.core import soft404
+from gatecrawl.engineport import EnginePort
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
 
 
 class NotFoundProber:
-    def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
-        self.stats = crawler.stats
+    def __init__(self, port: EnginePort, stats: StatsCollector, spider: Callable[[], Any]) -> None:
+        self.port = port
+        self.stats = stats
+        self._spider = spider  # the running spider (None before the crawl starts)
         self._origins: dict[str, asyncio.Future] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> NotFoundProber:
+        return cls(EnginePort(crawler), crawler.stats, lambda: crawler.spider)
 
     def start(self, url: str) -> asyncio.Future | None:
         """Start the probe of ``url``'s origin unless it was started already (idempotent)."""
@@ -63,7 +74,7 @@ class NotFoundProber:
             return  # not the probe itself, a sitemap or robots.txt
         if response.status >= 400 or not isinstance(response, HtmlResponse):
             return
-        recipe = getattr(self.crawler.spider, "recipe", None)
+        recipe = getattr(self._spider(), "recipe", None)
         if recipe is None or not recipe.not_found_probe:
             return
         self.start(response.url)
@@ -77,7 +88,7 @@ class NotFoundProber:
         self.stats.inc_value(f"gatecrawl/not_found_probe/{outcome}")
 
     async def _probe(self, origin: str, host: str) -> dict | None:
-        spider = self.crawler.spider
+        spider = self._spider()
         url = origin + soft404.probe_path(spider.run_id, host)
         self.stats.inc_value("gatecrawl/not_found_probe/requested")
         # Not retried: a probe that fails gives no fingerprint, and the host's pages wait for it.
@@ -94,7 +105,7 @@ class NotFoundProber:
         }
         request = scrapy.Request(url, meta=meta, dont_filter=True)
         try:
-            response = await self.crawler.engine.download_async(request)
+            response = await self.port.download(request)
         except Exception as exc:  # refused by robots/egress, timeout, render failure: no fingerprint
             logger.debug("not-found probe failed for %s: %r", origin, exc)
             self._outcome("failed")

@@ -20,7 +20,7 @@ import os
 import time
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator
-from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit
 
 import scrapy
 import scrapy.exceptions
@@ -33,9 +33,12 @@ from w3lib.html import strip_html5_whitespace
 from w3lib.url import canonicalize_url, safe_url_string
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
-from gatecrawl.core.recipes import RENDER_POLICIES, Recipe
+from gatecrawl.core.reasons import Reason
+from gatecrawl.core.recipes import Recipe
+from gatecrawl.exceptions import classify_failure
 from gatecrawl.items import PageCapture, first_headers
 from gatecrawl.middlewares.presence import forget_doc, response_doc
+from gatecrawl.spiders.args import parse_spider_args, split_userinfo
 from gatecrawl.store.recrawl import lastmod_not_after
 
 if TYPE_CHECKING:
@@ -49,83 +52,6 @@ _PDF_HINT = (b".pdf", b"application/pdf", b"file=")
 
 def _utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def split_userinfo(url: str) -> tuple[str, str | None]:
-    """``url`` without its ``user:password@`` part, and that part decoded (``None`` if absent)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url, None
-    if "@" not in parts.netloc:
-        return url, None
-    userinfo, _, host = parts.netloc.rpartition("@")
-    user, _, password = userinfo.partition(":")
-    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment)), f"{unquote(user)}:{unquote(password)}"
-
-
-def parse_spider_args(recipe: Recipe, start_url: Any = None, max_pages: Any = None, render: Any = None) -> Recipe:
-    """Apply spider arguments to a recipe; raise ValueError naming the argument on bad values."""
-    changes: dict[str, Any] = {}
-    if start_url:
-        urls = start_url if isinstance(start_url, (list, tuple)) else str(start_url).split()
-        for u in urls:
-            p = urlsplit(u)
-            if p.scheme not in ("http", "https") or not p.hostname:
-                raise ValueError(f"spider argument start_url: not an absolute http(s) URL: {u!r}")
-        changes["start_urls"] = tuple(urls)
-        changes["sitemaps"] = ()
-        hosts = {urlsplit(u).hostname for u in urls}
-        changes["allowed_domains"] = tuple(sorted(set(recipe.allowed_domains) | {h for h in hosts if h}))
-    if max_pages is not None:
-        try:
-            n = int(max_pages)
-        except (TypeError, ValueError):
-            raise ValueError(f"spider argument max_pages: expected a positive integer, got {max_pages!r}") from None
-        if n < 1:
-            raise ValueError(f"spider argument max_pages: expected a positive integer, got {max_pages!r}")
-        changes["max_pages"] = n
-    if render is not None:
-        if render not in RENDER_POLICIES:
-            raise ValueError(f"spider argument render: must be one of {', '.join(RENDER_POLICIES)}, got {render!r}")
-        changes["render_policy"] = render
-        changes["render_rules"] = ()
-    return recipe.with_overrides(**changes) if changes else recipe
-
-
-def classify_failure(exc: BaseException) -> tuple[str, str]:
-    """Map a download failure to a typed reason and a short detail (no internal addresses)."""
-    from scrapy import exceptions as sx
-    from twisted.internet import defer, error as terr
-
-    name = type(exc).__name__
-    text = str(exc)
-    low = text.lower()
-    detail = f"{name}: {text}"[:300]
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, str) and reason in (
-        "egress_blocked", "scheme_blocked", "robots_unreachable", "robots_disallowed", "offsite", "size_exceeded",
-        "duplicate_of", "redirect_loop",
-    ):
-        return reason, text[:300]
-    if reason == "too_large":  # a render aborted over the byte cap (gatecrawl.browser.readiness)
-        return "size_exceeded", "rendered page passed the byte cap (DOWNLOAD_MAXSIZE)"
-    if isinstance(exc, sx.IgnoreRequest):
-        if "robots.txt" in low:
-            return "robots_disallowed", "forbidden by robots.txt"
-        if "decompress" in low:
-            return "decompression_bomb", text[:300]
-        return "fetch_failed", detail
-    if name == "_DecompressionMaxSizeExceeded" or ("decompress" in low and "max" in low):
-        return "decompression_bomb", detail
-    if isinstance(exc, sx.DownloadCancelledError) or (isinstance(exc, defer.CancelledError) and "max size" in low):
-        # Scrapy cancels a download only when it passes DOWNLOAD_MAXSIZE (announced or received).
-        return "size_exceeded", detail
-    if isinstance(exc, (sx.DownloadTimeoutError, terr.TimeoutError, terr.TCPTimedOutError, defer.TimeoutError)):
-        return "timeout", detail
-    if isinstance(exc, sx.ResponseDataLossError) or "dataloss" in name.lower():
-        return "truncated", detail
-    return "fetch_failed", detail
 
 
 class RecipeSpider(scrapy.Spider):
@@ -244,7 +170,7 @@ class RecipeSpider(scrapy.Spider):
                 fetched_at=_utc_now(),
                 depth=depth,
                 error=f"URL of {len(url)} characters, over URLLENGTH_LIMIT ({limit})",
-                error_reason="url_too_long",
+                error_reason=Reason.URL_TOO_LONG,
             )
         return self._build_request(url, depth, credentials=credentials, **meta)
 
@@ -497,8 +423,8 @@ class RecipeSpider(scrapy.Spider):
         self.crawler.stats.inc_value("gatecrawl/fetch/failed")
         exc = failure.value
         reason, detail = classify_failure(exc)
-        if reason == "fetch_failed" and request.meta.get("playwright"):
-            reason = "render_failed"
+        if reason == Reason.FETCH_FAILED and request.meta.get("playwright"):
+            reason = Reason.RENDER_FAILED
         self.crawler.stats.inc_value(f"gatecrawl/fetch/failed/{reason}")
         yield PageCapture(
             url_requested=request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0],
@@ -509,7 +435,7 @@ class RecipeSpider(scrapy.Spider):
             depth=request.meta.get("depth", 0),
             error=detail,
             error_reason=reason,
-            egress=request.meta.get("gatecrawl_egress") if reason in ("egress_blocked", "scheme_blocked") else None,
+            egress=request.meta.get("gatecrawl_egress") if reason in (Reason.EGRESS_BLOCKED, Reason.SCHEME_BLOCKED) else None,
             presence=request.meta.get("gatecrawl_presence"),
             escalated_from=request.meta.get("gatecrawl_escalated_from"),
             escalation_reason=request.meta.get("gatecrawl_escalation_reason"),

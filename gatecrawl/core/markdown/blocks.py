@@ -6,6 +6,7 @@ import lxml.etree
 import lxml.html
 
 from gatecrawl.core.markdown.dom import _drop_keep_tail, _has_block, _has_text
+from gatecrawl.core.page import remove_keep_tail
 
 def _wrap_children(el: lxml.etree._Element, tag: str) -> None:
     """Move the content of ``el`` into a new ``<tag>`` child."""
@@ -124,14 +125,10 @@ def _prepare_details_and_figures(work: lxml.etree._Element) -> None:
     for figure in list(work.iter("figure")):
         captions = [c for c in figure if c.tag == "figcaption"]
         for cap in captions:
-            tail, cap.tail = cap.tail, None
-            if tail and tail.strip():  # text after the caption stays where it was
-                prev = cap.getprevious()
-                if prev is not None:
-                    prev.tail = (prev.tail or "") + tail
-                else:
-                    figure.text = (figure.text or "") + tail
-            figure.remove(cap)
+            # Text after the caption stays where it was (a blank tail is dropped); the caption
+            # itself moves to the end below, without it.
+            remove_keep_tail(cap, keep_blank_tail=False)
+            cap.tail = None
         for cap in captions:  # captions follow the figure's content
             _label_paragraph(cap, "em")
             figure.append(cap)

@@ -39,18 +39,16 @@ def detect_bot_challenge(html_text: str, status: int | None, visible_chars: int,
     """
     held = visible_chars if content_chars is None else content_chars
     head = html_text[:200_000]
-    if visible_chars <= CHALLENGE_MAX_PAGE_CHARS:
-        for vendor, rx in _CHALLENGE_PAGE_MARKERS:
+    for markers, chars, limit, name in (
+        (_CHALLENGE_PAGE_MARKERS, visible_chars, CHALLENGE_MAX_PAGE_CHARS, "page_visible_chars"),
+        (_CAPTCHA_WIDGETS, held, CAPTCHA_ONLY_MAX_CONTENT_CHARS, "page_content_chars"),
+    ):
+        if chars > limit:
+            continue
+        for vendor, rx in markers:
             m = rx.search(head)
             if m:
-                return {"vendor": vendor, "marker": m.group(0)[:80], "page_visible_chars": visible_chars,
-                        "max_page_visible_chars": CHALLENGE_MAX_PAGE_CHARS}
-    if held <= CAPTCHA_ONLY_MAX_CONTENT_CHARS:
-        for vendor, rx in _CAPTCHA_WIDGETS:
-            m = rx.search(head)
-            if m:
-                return {"vendor": vendor, "marker": m.group(0)[:80], "page_content_chars": held,
-                        "max_page_content_chars": CAPTCHA_ONLY_MAX_CONTENT_CHARS}
+                return {"vendor": vendor, "marker": m.group(0)[:80], name: chars, "max_" + name: limit}
     return None
 
 

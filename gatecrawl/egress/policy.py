@@ -18,6 +18,9 @@ addresses.
 
 Refusals carry an address *class*, never the internal address itself, so logs of a public
 run do not echo internal IPs.
+
+Pure: no Scrapy or Twisted imports; the adapters (middleware, resolver, proxy) live next to it in
+:mod:`gatecrawl.egress`.
 """
 
 from __future__ import annotations
@@ -27,9 +30,12 @@ import ipaddress
 import os
 import re
 import socket
+import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
+
+from gatecrawl.core.reasons import Reason
 
 __all__ = [
     "ALLOWED_SCHEMES",
@@ -42,6 +48,8 @@ __all__ = [
     "load_resolver",
     "env_allow_entries",
     "admit_hint",
+    "PinTable",
+    "start_url_entries",
 ]
 
 ALLOWED_SCHEMES = ("http", "https")
@@ -73,21 +81,23 @@ def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     return None
 
 
-def _class_v4(ip: ipaddress.IPv4Address) -> str:
-    if ip.is_unspecified:
-        return "unspecified"
-    if ip.is_loopback:
-        return "loopback"
-    if ip.is_link_local:
-        return "link_local"
-    if ip in _CGNAT:
-        return "cgnat"
-    if ip.is_multicast:
-        return "multicast"
-    if ip.is_private:
-        return "private"
-    if ip.is_reserved:
-        return "reserved"
+def _plain_class(ip: IPAddress) -> str:
+    """The class of an address with no embedded IPv4 form: the first test that holds, in the
+    same order for both versions (CGNAT for IPv4 where IPv6 has ULA; only IPv4 tests
+    ``is_reserved`` before the final global check)."""
+    v4 = ip.version == 4
+    tests = (
+        ("unspecified", ip.is_unspecified),
+        ("loopback", ip.is_loopback),
+        ("link_local", ip.is_link_local),
+        ("cgnat", ip in _CGNAT) if v4 else ("ula", ip in _ULA),
+        ("multicast", ip.is_multicast),
+        ("private", ip.is_private),
+        ("reserved", v4 and ip.is_reserved),
+    )
+    for name, holds in tests:
+        if holds:
+            return name
     return "global" if ip.is_global else "reserved"
 
 
@@ -98,10 +108,10 @@ def address_class(ip: IPAddress | str) -> str:
     if isinstance(ip, str):
         ip = ipaddress.ip_address(ip.strip("[]").split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv4Address):
-        return _class_v4(ip)
+        return _plain_class(ip)
     embedded = _embedded_ipv4(ip)
     if embedded is not None:
-        inner = _class_v4(embedded)
+        inner = _plain_class(embedded)
         if ip.ipv4_mapped is not None:
             kind = "ipv4_mapped"
         elif ip in _TRANSLATED:
@@ -118,19 +128,7 @@ def address_class(ip: IPAddress | str) -> str:
             return f"{kind}:{inner}"
         # A transition form wrapping a public IPv4 is as public as that address.
         return "global"
-    if ip.is_unspecified:
-        return "unspecified"
-    if ip.is_loopback:
-        return "loopback"
-    if ip.is_link_local:
-        return "link_local"
-    if ip in _ULA:
-        return "ula"
-    if ip.is_multicast:
-        return "multicast"
-    if ip.is_private:
-        return "private"
-    return "global" if ip.is_global else "reserved"
+    return _plain_class(ip)
 
 
 @dataclass(frozen=True)
@@ -187,7 +185,7 @@ def parse_allow_entry(entry: str) -> AllowEntry:
 @dataclass(frozen=True)
 class EgressDecision:
     allowed: bool
-    reason: str | None = None  # "scheme_blocked" or "egress_blocked"
+    reason: Reason | None = None  # SCHEME_BLOCKED or EGRESS_BLOCKED
     detail: str | None = None  # e.g. "address_class=loopback", "dns_unresolved", "scheme=file"
     address_class: str | None = None
     addresses: tuple[str, ...] = ()  # the vetted addresses to pin (only when allowed)
@@ -216,7 +214,7 @@ ADMITTABLE_CLASSES = ("loopback", "private")
 def admit_hint(url: str, decision: "EgressDecision") -> str | None:
     """For a refusal of a non-public destination: ``host:port`` and the setting that admits it
     (``GATECRAWL_EGRESS_ALLOW=host:port``); None for other refusals (scheme, DNS)."""
-    if decision.allowed or decision.reason != "egress_blocked" or decision.address_class not in ADMITTABLE_CLASSES:
+    if decision.allowed or decision.reason != Reason.EGRESS_BLOCKED or decision.address_class not in ADMITTABLE_CLASSES:
         return None
     try:
         parts = urlsplit(url)
@@ -259,24 +257,24 @@ class EgressPolicy:
     def check_scheme(self, url: str) -> EgressDecision:
         scheme = url.split(":", 1)[0].lower() if ":" in url else ""
         if scheme not in ALLOWED_SCHEMES:
-            return EgressDecision(False, "scheme_blocked", f"scheme={scheme or 'none'}")
+            return EgressDecision(False, Reason.SCHEME_BLOCKED, f"scheme={scheme or 'none'}")
         return EgressDecision(True)
 
     def check_addresses(self, host: str, port: int, addresses: Sequence[str]) -> EgressDecision:
         """Admit ``host:port`` only if every address is global or allow-listed."""
         if not addresses:
-            return EgressDecision(False, "egress_blocked", "dns_unresolved", "unresolved")
+            return EgressDecision(False, Reason.EGRESS_BLOCKED, "dns_unresolved", "unresolved")
         for addr in addresses:
             try:
                 ip = ipaddress.ip_address(addr)
             except ValueError:
-                return EgressDecision(False, "egress_blocked", "unparseable_address", "invalid")
+                return EgressDecision(False, Reason.EGRESS_BLOCKED, "unparseable_address", "invalid")
             cls = address_class(ip)
             if cls == "global":
                 continue
             if any(entry.matches(host, ip, port) for entry in self.allow):
                 continue
-            return EgressDecision(False, "egress_blocked", f"address_class={cls}", cls)
+            return EgressDecision(False, Reason.EGRESS_BLOCKED, f"address_class={cls}", cls)
         return EgressDecision(True, addresses=tuple(addresses))
 
     def check_url(self, url: str, resolver: Callable[[str, int], list[str]] | None = None) -> EgressDecision:
@@ -289,14 +287,63 @@ class EgressPolicy:
             host = parts.hostname
             port = parts.port or self.default_port(parts.scheme.lower())
         except ValueError:
-            return EgressDecision(False, "egress_blocked", "bad_url", "invalid")
+            return EgressDecision(False, Reason.EGRESS_BLOCKED, "bad_url", "invalid")
         if not host:
-            return EgressDecision(False, "egress_blocked", "no_host", "invalid")
+            return EgressDecision(False, Reason.EGRESS_BLOCKED, "no_host", "invalid")
         try:
             addresses = [str(ipaddress.ip_address(host))]
         except ValueError:
             try:
                 addresses = list((resolver or self.resolver)(host, port))
             except (OSError, UnicodeError):
-                return EgressDecision(False, "egress_blocked", "dns_unresolved", "unresolved")
+                return EgressDecision(False, Reason.EGRESS_BLOCKED, "dns_unresolved", "unresolved")
         return self.check_addresses(host, port, addresses)
+
+
+class PinTable:
+    """(host, port) -> the addresses the policy vetted for it, for one crawl (thread-safe).
+
+    Written where a destination is vetted (the middleware, the resolver for a connection made
+    outside the middleware chain, the browser's proxy) and read where connections are made (the
+    resolver, the proxy), so a connection goes to exactly the address that was checked."""
+
+    def __init__(self) -> None:
+        self._pins: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(host: str, port: int) -> tuple[str, int]:
+        return host.lower().rstrip("."), port
+
+    def pin(self, host: str, port: int, addresses: Sequence[str]) -> None:
+        with self._lock:
+            self._pins[self._key(host, port)] = tuple(addresses)
+
+    def pinned(self, host: str, port: int) -> tuple[str, ...] | None:
+        with self._lock:
+            return self._pins.get(self._key(host, port))
+
+
+def _admittable_start_host(host: str) -> bool:
+    """A start URL's host that ``GATECRAWL_EGRESS_ADMIT_START_URLS`` may admit: ``localhost`` or
+    a loopback or private address literal. Never a name (it could resolve anywhere), never a
+    link-local, CGNAT, ULA or other special address (cloud metadata endpoints live there)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return address_class(host) in ADMITTABLE_CLASSES
+    except ValueError:
+        return False
+
+
+def start_url_entries(recipe: object) -> list[str]:
+    """``host:port`` of each start URL and sitemap of ``recipe`` (spider arguments applied) whose
+    host is ``localhost`` or a loopback or private address literal; other start URLs are left
+    to the egress policy like any other URL."""
+    out = []
+    for url in tuple(getattr(recipe, "start_urls", ())) + tuple(getattr(recipe, "sitemaps", ())):
+        parts = urlsplit(url)
+        if parts.hostname and _admittable_start_host(parts.hostname):
+            host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+            out.append(f"{host}:{parts.port or EgressPolicy.default_port(parts.scheme.lower())}")
+    return out

@@ -5,8 +5,8 @@ through Scrapy's middlewares, and Playwright's ``page.route`` does not see redir
 the browser is launched with ``--proxy-server`` pointing here (and
 ``--proxy-bypass-list=<-loopback>`` so that not even loopback bypasses it). For every
 connection the proxy checks the destination with the same :class:`EgressPolicy` as the HTTP
-path, resolves the host once per run (the pin table shared with
-:mod:`gatecrawl.resolver`), and connects to the vetted address itself: DNS rebinding and
+path, resolves the host once per run (the crawl's pin table, shared with
+:mod:`gatecrawl.egress.resolver`), and connects to the vetted address itself: DNS rebinding and
 redirects to internal hosts are refused at connection level. Refusals get a ``403`` and are
 recorded (``blocked``), with the address class, never the address.
 
@@ -22,8 +22,8 @@ import logging
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from gatecrawl.core.egress import EgressDecision, EgressPolicy
-from gatecrawl.resolver import pin, pinned
+from gatecrawl.core.reasons import Reason
+from gatecrawl.egress.policy import EgressDecision, EgressPolicy, PinTable
 
 __all__ = ["EgressProxy", "BlockedAttempt"]
 
@@ -58,8 +58,9 @@ def _where(host: str, port: int) -> str:
 
 
 class EgressProxy:
-    def __init__(self, policy: EgressPolicy, host: str = "127.0.0.1", port: int = 0, connect_timeout: float = 10.0) -> None:
+    def __init__(self, policy: EgressPolicy, host: str = "127.0.0.1", port: int = 0, connect_timeout: float = 10.0, pins: PinTable | None = None) -> None:
         self.policy = policy
+        self.pins = pins if pins is not None else PinTable()
         self.host = host
         self.port = port
         self.connect_timeout = connect_timeout
@@ -91,7 +92,7 @@ class EgressProxy:
         key = (host.lower().rstrip("."), port)
         decision = self._decisions.get(key)
         if decision is None:
-            addrs = pinned(*key)
+            addrs = self.pins.pinned(*key)
             if addrs is not None:
                 decision = self.policy.check_addresses(key[0], port, addrs)
             else:
@@ -99,12 +100,12 @@ class EgressProxy:
                 loop = asyncio.get_running_loop()
                 decision = await loop.run_in_executor(None, self.policy.check_url, f"http://{hostpart}:{port}/")
                 if decision.allowed:
-                    pin(key[0], port, decision.addresses)
+                    self.pins.pin(key[0], port, decision.addresses)
             self._decisions[key] = decision
         return decision
 
     def _refuse(self, host: str, port: int, decision: EgressDecision) -> bytes:
-        self.counters.blocked.append(BlockedAttempt(host, port, decision.reason or "egress_blocked", decision.detail or ""))
+        self.counters.blocked.append(BlockedAttempt(host, port, decision.reason or Reason.EGRESS_BLOCKED, decision.detail or ""))
         where = _where(host, port)
         # Once per destination at INFO (a page's trackers, Chromium's own update and sign-in
         # calls repeat on every page); the repeats at DEBUG.
@@ -186,7 +187,7 @@ class EgressProxy:
         decision = self.policy.check_scheme(target)
         if parts.scheme.lower() != "http" or not parts.hostname:
             if decision.allowed:  # https in absolute form is not how browsers talk to proxies
-                decision = EgressDecision(False, "scheme_blocked", f"scheme={parts.scheme or 'none'}")
+                decision = EgressDecision(False, Reason.SCHEME_BLOCKED, f"scheme={parts.scheme or 'none'}")
             writer.write(self._refuse(parts.hostname or "", 0, decision))
             await self._close(writer)
             return

@@ -1,20 +1,24 @@
 """A Twisted name resolver that enforces the egress policy and pins vetted addresses.
 
 ``EgressMiddleware`` vets each (host, port) once per run and records the vetted addresses in
-:data:`PINS`. Every connection Scrapy's HTTP handlers make asks this resolver, which answers
-with exactly those addresses: the connection goes to the address that was checked, with no
+the resolver's pin table (:attr:`EgressResolver.pins`, which the crawl's
+:class:`~gatecrawl.egress.runtime.Egress` runtime joins through :func:`installed_pins`). Every
+connection Scrapy's HTTP handlers make asks this resolver, which answers with exactly those
+addresses: the connection goes to the address that was checked, with no
 second lookup, so DNS rebinding cannot swap it. A host that was not vetted (a connection made
 outside the middleware chain) is resolved and checked here, fail closed: a refusal is an
 empty answer, which Twisted turns into a DNS lookup error.
 
-Enabled with ``TWISTED_DNS_RESOLVER = "gatecrawl.resolver.EgressResolver"``.
+Enabled with ``TWISTED_DNS_RESOLVER = "gatecrawl.egress.resolver.EgressResolver"``. Scrapy
+builds it once per process and installs it on the reactor, so its pin table serves every crawl
+of the process.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import logging
-import threading
+import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
 from twisted.internet.address import IPv4Address, IPv6Address
@@ -22,27 +26,20 @@ from twisted.internet.interfaces import IHostnameResolver, IHostResolution, IRes
 from twisted.internet.threads import deferToThreadPool
 from zope.interface import implementer
 
+from gatecrawl.egress.policy import EgressPolicy, PinTable, load_resolver
 from gatecrawl.envsettings import setting_list
-from gatecrawl.core.egress import EgressPolicy, load_resolver
 
 if TYPE_CHECKING:
     from twisted.internet.base import ReactorBase
 
 logger = logging.getLogger(__name__)
 
-# (host, port) -> vetted addresses, shared by the middleware (writer) and the resolver (reader).
-PINS: dict[tuple[str, int], tuple[str, ...]] = {}
-_PINS_LOCK = threading.Lock()
-
-
-def pin(host: str, port: int, addresses: Sequence[str]) -> None:
-    with _PINS_LOCK:
-        PINS[(host.lower().rstrip("."), port)] = tuple(addresses)
-
-
-def pinned(host: str, port: int) -> tuple[str, ...] | None:
-    with _PINS_LOCK:
-        return PINS.get((host.lower().rstrip("."), port))
+def installed_pins() -> PinTable | None:
+    """The pin table of the :class:`EgressResolver` installed on the reactor, or None (no
+    reactor yet, or another resolver)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    resolver = getattr(reactor, "nameResolver", None) if reactor is not None else None
+    return resolver.pins if isinstance(resolver, EgressResolver) else None
 
 
 @implementer(IHostResolution)
@@ -65,6 +62,7 @@ class EgressResolver:
     def __init__(self, reactor: ReactorBase, allow: Sequence[str], resolver_path: str | None = None) -> None:
         self.reactor = reactor
         self.policy = EgressPolicy(allow, include_env=True, resolver=load_resolver(resolver_path))
+        self.pins = PinTable()
 
     @classmethod
     def from_crawler(cls, crawler: Any, reactor: ReactorBase) -> "EgressResolver":
@@ -84,7 +82,7 @@ class EgressResolver:
     ) -> IHostResolution:
         resolution = _Resolution(hostName)
         resolutionReceiver.resolutionBegan(resolution)
-        addresses = pinned(hostName, portNumber)
+        addresses = self.pins.pinned(hostName, portNumber)
         if addresses is not None:
             self._deliver(resolutionReceiver, addresses, portNumber, transportSemantics)
             return resolution
@@ -96,7 +94,7 @@ class EgressResolver:
             if not decision.allowed:
                 logger.warning("egress refused for an unvetted connection (%s)", decision.describe())
                 return ()
-            pin(hostName, portNumber, decision.addresses)
+            self.pins.pin(hostName, portNumber, decision.addresses)
             return decision.addresses
 
         d = deferToThreadPool(self.reactor, self.reactor.getThreadPool(), vet)

@@ -1,0 +1,36 @@
+"""EnginePort: the one place gatecrawl's components reach Scrapy's engine.
+
+Some fetches are not pages of the crawl: robots.txt (:mod:`gatecrawl.middlewares.robots`) and
+the per-host "not found" probe (:mod:`gatecrawl.pipelines.probe`). They go through every
+downloader middleware (egress, robots, size caps, the browser) but not through the scheduler
+or the spider, which is what Scrapy's ``ExecutionEngine.download_async`` does (Scrapy's own
+``RobotsTxtMiddleware`` uses it the same way). A component that needs such a fetch is given an
+``EnginePort`` by its ``from_crawler`` instead of reading ``crawler.engine`` itself, so the
+engine is touched here and nowhere else in those components, and a test can hand a component a
+port that answers from a table.
+
+The engine is looked up when a fetch is made, not when the port is built: components are built
+while the engine is being created.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+__all__ = ["EnginePort"]
+
+
+class EnginePort:
+    def __init__(self, crawler: Crawler) -> None:
+        self._crawler = crawler
+
+    async def download(self, request: Request) -> Response:
+        """Fetch ``request`` through the downloader (and its middlewares), outside the
+        scheduler and the spider; raises what the download raises (and RuntimeError before the
+        crawl has started: no engine yet)."""
+        return await self._crawler.engine.download_async(request)
