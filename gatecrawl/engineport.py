@@ -1,6 +1,6 @@
 """EnginePort: the one place gatecrawl's components reach Scrapy's engine.
 
-Some fetches are not pages of the crawl: robots.txt (:mod:`gatecrawl.middlewares.robots`) and
+Fetches outside the crawl. Some fetches are not pages of the crawl: robots.txt (:mod:`gatecrawl.middlewares.robots`) and
 the per-host "not found" probe (:mod:`gatecrawl.pipelines.probe`). They go through every
 downloader middleware (egress, robots, size caps, the browser) but not through the scheduler
 or the spider, which is what Scrapy's ``ExecutionEngine.download_async`` does (Scrapy's own
@@ -9,13 +9,17 @@ or the spider, which is what Scrapy's ``ExecutionEngine.download_async`` does (S
 engine is touched here and nowhere else in those components, and a test can hand a component a
 port that answers from a table.
 
-The engine is looked up when a fetch is made, not when the port is built: components are built
+Diagnostics: the progress line shows the distributed frontier's depths
+(:meth:`EnginePort.scheduler_queue`) and the SIGUSR2 stack dump the engine's status
+(:meth:`EnginePort.status`); both through the port as well.
+
+The engine is looked up when it is used, not when the port is built: components are built
 while the engine is being created.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -34,3 +38,20 @@ class EnginePort:
         scheduler and the spider; raises what the download raises (and RuntimeError before the
         crawl has started: no engine yet)."""
         return await self._crawler.engine.download_async(request)
+
+    def _engine(self) -> Any:
+        try:
+            return self._crawler.engine
+        except (AttributeError, RuntimeError):  # the crawl has not started: no engine yet
+            return None
+
+    def scheduler_queue(self) -> Any:
+        """The scheduler's queue (the distributed frontier's has ``outstanding()``), or None."""
+        return getattr(getattr(self._engine(), "scheduler", None), "queue", None)
+
+    def status(self) -> str | None:
+        """Scrapy's engine status report (``format_engine_status``), or None without an engine."""
+        from scrapy.utils.engine import format_engine_status
+
+        engine = self._engine()
+        return None if engine is None else format_engine_status(engine)

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.exceptions import IgnoreRequest
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 
 from gatecrawl.core.reasons import Reason
 
 if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
     from gatecrawl.egress.policy import EgressDecision
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "NewPageTimeout",
     "BrowserNotFound",
     "classify_failure",
+    "require_enabled",
 ]
 
 
@@ -107,6 +110,12 @@ class NewPageTimeout(RuntimeError):
 
 class BrowserNotFound(RuntimeError):
     """No Chromium to launch."""
+
+
+def require_enabled(settings: BaseSettings, name: str, default: bool = False) -> None:
+    """A component switched off by the boolean setting ``name`` is not built: NotConfigured."""
+    if not settings.getbool(name, default):
+        raise NotConfigured(f"{name} is off")
 
 
 def _decompression_bomb(exc: BaseException) -> bool:

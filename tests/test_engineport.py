@@ -76,3 +76,15 @@ def test_the_not_found_probe_comes_through_the_port():
     (request,) = port.asked
     assert request.url == probe_url and request.meta["gatecrawl_not_found_probe"] is True
     assert crawler.stats.get_value("gatecrawl/not_found_probe/real_404") == 1
+
+
+def test_diagnostics_go_through_the_port():
+    from gatecrawl.extensions.progress import ProgressLog
+
+    crawler = get_crawler()
+    port = EnginePort(crawler)
+    assert port.scheduler_queue() is None and port.status() is None  # before the crawl: no engine
+    frontier = SimpleNamespace(scheduler_queue=lambda: SimpleNamespace(outstanding=lambda: (4, 2, 1)))
+    line = ProgressLog(crawler.stats, 60.0, frontier).line()
+    assert line.endswith("; frontier: fetch 4, render 2, in processing 1"), line
+    assert "frontier" not in ProgressLog(crawler.stats, 60.0, port).line()

@@ -35,3 +35,16 @@ def test_the_decompression_cap_by_type_or_cause():
     assert classify_failure(bomb) == (Reason.DECOMPRESSION_BOMB, "Ignored response <200 http://x/>")
     assert classify_failure(_DecompressionMaxSizeExceeded(2048, 1024))[0] is Reason.DECOMPRESSION_BOMB
     assert classify_failure(DownloadCancelledError("anything"))[0] is Reason.SIZE_EXCEEDED
+
+
+def test_require_enabled_names_the_setting():
+    import pytest
+    from scrapy.exceptions import NotConfigured
+    from scrapy.settings import Settings
+
+    from gatecrawl.exceptions import require_enabled
+
+    require_enabled(Settings({"X_ENABLED": True}), "X_ENABLED")
+    require_enabled(Settings(), "X_ENABLED", True)
+    with pytest.raises(NotConfigured, match="X_ENABLED is off"):
+        require_enabled(Settings({"X_ENABLED": "false"}), "X_ENABLED", True)

@@ -19,8 +19,11 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
+from gatecrawl.engineport import EnginePort
+
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +33,9 @@ def _pct(n: int, d: int) -> str:
 
 
 class ProgressLog:
-    def __init__(self, crawler: Crawler, interval: float) -> None:
-        self.crawler = crawler
-        self.stats = crawler.stats
+    def __init__(self, stats: StatsCollector, interval: float, port: EnginePort | None = None) -> None:
+        self.stats = stats
+        self.port = port  # the distributed frontier's depths, when there is one
         self.interval = interval
         self.task: Any = None
         self.prev = (0, 0)
@@ -42,7 +45,7 @@ class ProgressLog:
         interval = crawler.settings.getfloat("GATECRAWL_PROGRESS_INTERVAL", 60.0)
         if interval <= 0:
             raise NotConfigured
-        ext = cls(crawler, interval)
+        ext = cls(crawler.stats, interval, EnginePort(crawler))
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         return ext
@@ -74,7 +77,7 @@ class ProgressLog:
 
     def _frontier(self) -> str:
         """Distributed mode: the shared frontier's depths (what every worker waits on)."""
-        queue = getattr(getattr(getattr(self.crawler, "engine", None), "scheduler", None), "queue", None)
+        queue = self.port.scheduler_queue() if self.port is not None else None
         outstanding = getattr(queue, "outstanding", None)
         if outstanding is None:
             return ""

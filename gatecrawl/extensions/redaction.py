@@ -19,9 +19,9 @@ import pprint
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
 
 from gatecrawl.core.redact import REDACTED, is_secret_name, redact_obj, redact_text
+from gatecrawl.exceptions import require_enabled
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -86,8 +86,7 @@ def redact_stats(stats: dict[str, Any]) -> dict[str, Any]:
 
 class RedactionExtension:
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("GATECRAWL_REDACTION_ENABLED", True):
-            raise NotConfigured("GATECRAWL_REDACTION_ENABLED is off")
+        require_enabled(crawler.settings, "GATECRAWL_REDACTION_ENABLED", True)
         self.crawler = crawler
         install_log_redaction()
         crawler.signals.connect(self.engine_started, signal=signals.engine_started)

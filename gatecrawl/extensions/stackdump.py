@@ -20,7 +20,8 @@ import traceback
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.engine import format_engine_status
+
+from gatecrawl.engineport import EnginePort
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -54,7 +55,7 @@ class StackDump:
     def __init__(self, crawler: Crawler) -> None:
         if not hasattr(signal, "SIGUSR2") or threading.current_thread() is not threading.main_thread():
             raise NotConfigured("no SIGUSR2 here")
-        self.crawler = crawler
+        self.port = EnginePort(crawler)
         self._loop: asyncio.AbstractEventLoop | None = None
         try:
             self._loop = asyncio.get_event_loop()
@@ -74,12 +75,12 @@ class StackDump:
 
     def dump(self) -> str:
         out = io.StringIO()
-        engine = getattr(self.crawler, "engine", None)
-        if engine is not None:
-            try:
-                out.write("engine status:\n" + format_engine_status(engine) + "\n")
-            except Exception as exc:  # noqa: BLE001
-                out.write(f"engine status unavailable: {exc!r}\n")
+        try:
+            status = self.port.status()
+            if status is not None:
+                out.write("engine status:\n" + status + "\n")
+        except Exception as exc:  # noqa: BLE001
+            out.write(f"engine status unavailable: {exc!r}\n")
         loop = self._loop
         if loop is not None:
             tasks = [t for t in asyncio.all_tasks(loop) if not t.done()]

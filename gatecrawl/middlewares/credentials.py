@@ -14,7 +14,7 @@ Stats: ``gatecrawl/credentials/stripped``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from gatecrawl.core.redact import SECRET_HEADERS
@@ -22,6 +22,7 @@ from gatecrawl.core.redact import SECRET_HEADERS
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
@@ -31,14 +32,14 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 
 
 class CredentialScopeMiddleware:
-    def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
+    def __init__(self, stats: StatsCollector) -> None:
+        self.stats = stats
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CredentialScopeMiddleware:
-        return cls(crawler)
+        return cls(crawler.stats)
 
-    def process_request(self, request: Request, spider: Any = None) -> None:
+    def process_request(self, request: Request) -> None:
         if request.meta.get("gatecrawl_not_found_probe"):
             # The per-host "not found" probe (gatecrawl.pipelines.probe) needs no credentials, and
             # its host may be one the crawl only reached through a redirect: it never carries any.
@@ -55,5 +56,5 @@ class CredentialScopeMiddleware:
                 del request.headers[name]
                 removed += 1
         if removed:
-            self.crawler.stats.inc_value("gatecrawl/credentials/stripped", removed)
+            self.stats.inc_value("gatecrawl/credentials/stripped", removed)
         return None

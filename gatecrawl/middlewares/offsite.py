@@ -28,7 +28,7 @@ class OffsiteMiddleware(ScrapyOffsiteMiddleware):
         """Filtering happens at download time, where the errback can record it."""
         return None
 
-    def process_request(self, request: Request, spider: Any = None) -> None:  # type: ignore[override]
+    def process_request(self, request: Request) -> None:  # type: ignore[override]
         try:
             super().process_request(request)
         except IgnoreRequest as exc:

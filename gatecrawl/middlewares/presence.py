@@ -23,12 +23,12 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.presence import assess_fetch
+from gatecrawl.exceptions import require_enabled
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -61,10 +61,10 @@ def forget_doc(response: Response) -> None:
 
 class PresenceMiddleware:
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("GATECRAWL_PRESENCE_ENABLED"):
-            raise NotConfigured("GATECRAWL_PRESENCE_ENABLED is off")
-        self.crawler = crawler
+        require_enabled(crawler.settings, "GATECRAWL_PRESENCE_ENABLED")
+        self.crawler = crawler  # the spider's recipe and the routing model are read per response
         self.stats = crawler.stats
+        self.max_dom_nodes = crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PresenceMiddleware:
@@ -89,7 +89,7 @@ class PresenceMiddleware:
             self.stats.inc_value("gatecrawl/stage_ms/verdict", int((time.perf_counter() - t0) * 1000))
 
     def _assess(self, request: Request, response: Response, recipe) -> Response:
-        cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
+        cap = self.max_dom_nodes
         if cap > 0 and dom_node_estimate(response.body) > cap:
             # Not parsed here, on the reactor thread: the converter drops it as too_complex.
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")

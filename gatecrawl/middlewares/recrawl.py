@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.exceptions import NotConfigured
-
+from gatecrawl.exceptions import require_enabled
 from gatecrawl.store.recrawl import conditional_headers
 
 if TYPE_CHECKING:
@@ -43,8 +42,7 @@ def strip_conditional(headers: dict) -> None:
 
 class RecrawlMiddleware:
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("GATECRAWL_RECRAWL_ENABLED"):
-            raise NotConfigured("GATECRAWL_RECRAWL_ENABLED is off")
+        require_enabled(crawler.settings, "GATECRAWL_RECRAWL_ENABLED")
         self.crawler = crawler
         self.stats = crawler.stats
 

@@ -68,7 +68,7 @@ class RetryMiddleware(ScrapyRetryMiddleware):
             self.crawler.stats.inc_value("gatecrawl/retry/backoff_seconds", round(seconds, 3))
             await asyncio.sleep(seconds)
 
-    async def process_response(self, request: Request, response: Response, spider: Any = None) -> Any:  # type: ignore[override]
+    async def process_response(self, request: Request, response: Response) -> Any:  # type: ignore[override]
         if request.meta.get("dont_retry", False) or response.status not in self.retry_http_codes:
             return response
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
@@ -83,7 +83,7 @@ class RetryMiddleware(ScrapyRetryMiddleware):
         await self._wait(self._delay(retry_request, retry_after))
         return retry_request
 
-    async def process_exception(self, request: Request, exception: Exception, spider: Any = None) -> Any:  # type: ignore[override]
+    async def process_exception(self, request: Request, exception: Exception) -> Any:  # type: ignore[override]
         if not isinstance(exception, self.exceptions_to_retry) or request.meta.get("dont_retry", False):
             return None
         retry_request = self._retry(request, exception)

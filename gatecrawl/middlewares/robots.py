@@ -75,7 +75,7 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
     def from_crawler(cls, crawler: Crawler) -> RobotsTxtMiddleware:
         return cls(crawler, EnginePort(crawler))
 
-    async def process_request(self, request: Request, spider: Any = None) -> None:  # type: ignore[override]
+    async def process_request(self, request: Request) -> None:  # type: ignore[override]
         if request.meta.get("dont_obey_robotstxt") or not request.url.startswith(("http://", "https://")):
             return
         netloc = urlparse_cached(request).netloc

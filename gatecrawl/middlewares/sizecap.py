@@ -12,7 +12,7 @@ Stats: ``gatecrawl/size/exceeded/<type>``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 
 from gatecrawl.core.route import media_type, page_type
@@ -22,12 +22,14 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+    from scrapy.statscollectors import StatsCollector
 
 
 class SizeCapMiddleware:
-    def __init__(self, crawler: Crawler) -> None:
-        s = crawler.settings
-        self.crawler = crawler
+    def __init__(self, settings: BaseSettings, stats: StatsCollector) -> None:
+        s = settings
+        self.stats = stats
         self.caps = {
             "html": s.getint("GATECRAWL_MAXSIZE_HTML"),
             "pdf": s.getint("GATECRAWL_MAXSIZE_PDF"),
@@ -36,7 +38,7 @@ class SizeCapMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SizeCapMiddleware:
-        return cls(crawler)
+        return cls(crawler.settings, crawler.stats)
 
     @staticmethod
     def kind(response: Response) -> str:
@@ -50,10 +52,10 @@ class SizeCapMiddleware:
             return "html"  # text read like HTML (a site's Markdown answer, sitemaps, feeds)
         return kind
 
-    def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
+    def process_response(self, request: Request, response: Response) -> Response:
         kind = self.kind(response)
         cap = self.caps[kind]
         if cap and len(response.body) > cap:
-            self.crawler.stats.inc_value(f"gatecrawl/size/exceeded/{kind}")
+            self.stats.inc_value(f"gatecrawl/size/exceeded/{kind}")
             raise SizeExceeded(f"size_exceeded: {kind} body of {len(response.body)} bytes over the cap of {cap}")
         return response
