@@ -79,9 +79,10 @@ def store_problem(settings: Any) -> str | None:
         from gatecrawl.store import StoreError
         from gatecrawl.store.s3 import S3Config
 
-        options = {k: v for k, v in settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
+        from gatecrawl.store.config import StoreConfig
+
         try:
-            S3Config.from_options(uri, options)
+            S3Config.from_options(uri, StoreConfig.from_settings(settings).options)
         except StoreError as exc:
             return f"GATECRAWL_STORE_URI: {exc}"
     return None
