@@ -89,7 +89,7 @@ class ReportExtension:
         self._spill = self._pages = None
 
     def _collect(self, item: PageCapture) -> None:
-        packet = item.evidence or {}
+        packet = item.packet.to_dict() if item.packet is not None else {}
         site = packet.get("site") or self.crawler.spider.name
         keys = page_keys(site, packet.get("url_key") or "")
         key = keys["packet"] if item.outcome == "kept" else keys["quarantine"]
@@ -116,7 +116,7 @@ class ReportExtension:
                 }
             )
             return
-        if isinstance(item, PageCapture) and item.evidence is not None and item.outcome in ("kept", "dropped"):
+        if isinstance(item, PageCapture) and item.packet is not None and item.outcome in ("kept", "dropped"):
             self._collect(item)
 
     @staticmethod

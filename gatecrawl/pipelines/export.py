@@ -292,7 +292,7 @@ class ExportPipeline:
         return out
 
     async def _export(self, item: PageCapture) -> dict[str, str]:
-        packet = dict(item.evidence or {})
+        packet = item.packet.to_dict() if item.packet is not None else {}
         site = packet.get("site") or self.crawler.spider.name
         keys = page_keys(site, packet["url_key"])
         ops: list[tuple] = []
@@ -448,7 +448,7 @@ class ExportPipeline:
             self.crawler.signals.send_catch_log(signal=page_stored, item=item, keys=stored)
             # Not in the feeds: nothing about the page changed (its stored record stands).
             raise DropItem(f"unchanged ({item.not_modified}): {item.url_final}", log_level="DEBUG")
-        if not isinstance(item, PageCapture) or item.evidence is None:
+        if not isinstance(item, PageCapture) or item.packet is None:
             return item
         t0 = time.perf_counter()
         keys = await self._export(item)
