@@ -19,6 +19,7 @@ from scrapy.exceptions import UsageError
 
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.convert import FetchInfo, convert
+from gatecrawl.meta import EGRESS
 
 
 class _OnePage(scrapy.Spider):
@@ -46,7 +47,7 @@ class _OnePage(scrapy.Spider):
         self.sink["error_reason"] = reason
         request = getattr(failure, "request", None)
         if request is not None and reason in ("egress_blocked", "scheme_blocked"):
-            self.sink["egress"] = request.meta.get("gatecrawl_egress")
+            self.sink["egress"] = request.meta.get(EGRESS)
 
 
 class Command(ScrapyCommand):

@@ -47,6 +47,7 @@ from scrapy_redis.scheduler import Scheduler
 
 from gatecrawl.distributed.queue import TASK_META, ReliableQueue
 from gatecrawl.signals import crawl_joined
+from gatecrawl.meta import SITEMAP
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -228,7 +229,7 @@ class DistributedScheduler(Scheduler):
         cap = 0
         if not request.dont_filter:
             fingerprint = self.df.request_fingerprint(request)
-            if not request.meta.get("gatecrawl_sitemap"):
+            if not request.meta.get(SITEMAP):
                 cap = getattr(getattr(self.spider, "recipe", None), "max_pages", None) or 0
         try:
             result, queue = self.queue.push(request, supersedes=handover, fingerprint=fingerprint, cap=cap)
