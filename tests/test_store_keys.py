@@ -4,6 +4,8 @@ defaults are the project settings'."""
 
 from __future__ import annotations
 
+import re
+
 from scrapy.settings import Settings
 
 import gatecrawl.settings as project_settings
@@ -41,3 +43,15 @@ def test_store_config_from_settings():
     assert empty.options["AWS_REGION_NAME"] == "eu" and "LOG_LEVEL" not in empty.options
     assert all(k.startswith(("AWS_", "GATECRAWL_")) for k in empty.options)
     assert StoreConfig.from_settings(settings, uri="s3://b/p").uri == "s3://b/p"
+
+
+def test_store_defaults_are_written_once():
+    """The spool folder's and the flush timeout's defaults: settings.py and store/config.py only."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "gatecrawl"
+    where = {p.relative_to(root).as_posix() for p in root.rglob("*.py") if '".gatecrawl-spool"' in p.read_text("utf-8")}
+    assert where == {"settings.py", "store/config.py"}
+    # A default given where the setting is read (settings.get("GATECRAWL_EXPORT_FLUSH_TIMEOUT", 300.0)).
+    flush_default = re.compile(r"GATECRAWL_EXPORT_FLUSH_TIMEOUT[\"']\)?\s*,\s*\d")
+    assert not [p.name for p in root.rglob("*.py") if flush_default.search(p.read_text("utf-8"))]

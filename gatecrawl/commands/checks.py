@@ -69,7 +69,10 @@ def store_problem(settings: Any) -> str | None:
     that name), or an ``s3://`` URI or S3 option that does not parse. Nothing is contacted."""
     from urllib.parse import urlsplit
 
-    uri = str(settings.get("GATECRAWL_STORE_URI") or "")
+    from gatecrawl.store.config import StoreConfig
+
+    config = StoreConfig.from_settings(settings)
+    uri = config.uri
     if not uri:
         return "GATECRAWL_STORE_URI is empty: give file://PATH, a folder, or s3://bucket/prefix"
     scheme = urlsplit(uri).scheme.lower() if "://" in uri else ""
@@ -79,10 +82,8 @@ def store_problem(settings: Any) -> str | None:
         from gatecrawl.store import StoreError
         from gatecrawl.store.s3 import S3Config
 
-        from gatecrawl.store.config import StoreConfig
-
         try:
-            S3Config.from_options(uri, StoreConfig.from_settings(settings).options)
+            S3Config.from_options(uri, config.options)
         except StoreError as exc:
             return f"GATECRAWL_STORE_URI: {exc}"
     return None

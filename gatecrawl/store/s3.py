@@ -103,14 +103,14 @@ class S3Config:
     region: str | None = None
     use_ssl: bool | None = None
     verify: Any = None
-    spool_dir: str = ".gatecrawl-spool"
+    spool_dir: str = DEFAULT_SPOOL_DIR
     threads: int = 4
     max_attempts: int = 5
     timeout: float = 10.0
     addressing_style: str | None = None
     breaker_failures: int = 3
     breaker_cooldown: float = 30.0
-    flush_timeout: float = 300.0
+    flush_timeout: float = DEFAULT_FLUSH_TIMEOUT
 
     def __repr__(self) -> str:  # never show credentials
         return f"S3Config(bucket={self.bucket!r}, prefix={self.prefix!r}, endpoint_url={self.endpoint_url!r})"
