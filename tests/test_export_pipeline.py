@@ -36,6 +36,17 @@ def _capture(recipe, body: str, path: str) -> PageCapture:
                        drop_reason=res.drop_reason, links=[], fetched_at=fetch.fetched_at, latency_ms=12)
 
 
+def _crawler(tmp_path, run_id: str, recipe):
+    crawler = get_crawler(settings_dict={
+        "GATECRAWL_STORE_URI": f"file://{tmp_path / 'store'}",
+        "GATECRAWL_SPOOL_DIR": str(tmp_path / "spool"),
+        "GATECRAWL_SUMMARY_PRINT": False,
+        "GATECRAWL_INDEX_ENABLED": True,
+    })
+    crawler.spider = SimpleNamespace(name="s", run_id=run_id, recipe=recipe, covers_recipe=True)
+    return crawler
+
+
 @pytest.fixture
 def run(tmp_path, monkeypatch):
     """A crawler (``get_crawler``) with a stand-in spider, and the store opens counted."""
@@ -47,15 +58,9 @@ def run(tmp_path, monkeypatch):
         return real_open(uri, options)
 
     monkeypatch.setattr(store_mod, "open_store", counting_open)
-    crawler = get_crawler(settings_dict={
-        "GATECRAWL_STORE_URI": f"file://{tmp_path / 'store'}",
-        "GATECRAWL_SPOOL_DIR": str(tmp_path / "spool"),
-        "GATECRAWL_SUMMARY_PRINT": False,
-        "GATECRAWL_INDEX_ENABLED": True,
-    })
     recipe = load_recipe_text('name = "s"\n', source="<test>", default_name="s")
-    crawler.spider = SimpleNamespace(name="s", run_id="r1", recipe=recipe, covers_recipe=True)
-    return SimpleNamespace(crawler=crawler, recipe=recipe, root=tmp_path / "store" / "s", opened=opened)
+    return SimpleNamespace(crawler=_crawler(tmp_path, "r1", recipe), recipe=recipe, root=tmp_path / "store" / "s", opened=opened,
+                           again=lambda run_id: _crawler(tmp_path, run_id, recipe))
 
 
 def _crawl(crawler, items, *, pipeline=None, before_open=()):
@@ -137,3 +142,26 @@ def test_a_failed_object_write_is_counted_and_fails_the_run(run, monkeypatch):
     _crawl(run.crawler, [_capture(run.recipe, ARTICLE, "/a")])
     stats = run.crawler.stats.get_stats()
     assert stats["gatecrawl/export/failed"] == 1 and "1 objects" in stats["gatecrawl/exit/export_failed"]
+
+
+def test_a_page_whose_stored_copy_stands_is_recorded_not_rewritten(run):
+    """A 304 (or a sitemap lastmod skip): the ledger's manifest entry repeats what is stored,
+    no object is written, and the report carries the earlier record's facts."""
+    first = _capture(run.recipe, ARTICLE, "/a")
+    _crawl(run.crawler, [first])
+    stored_line = json.loads((run.root / "recrawl.jsonl").read_text("utf-8").splitlines()[0])
+    url = first.url_final
+    again = PageCapture(url_requested=url, url_final=url, not_modified="304", previous=stored_line, outcome="kept",
+                        fetched_at="2026-12-03T00:00:00.000000Z", latency_ms=3)
+    crawler = run.again("r2")
+    out = _crawl(crawler, [again])
+    assert isinstance(out[0], DropItem)  # not in the feeds: nothing about the page changed
+    entry = json.loads((run.root / "runs" / "r2.json").read_bytes())["pages"][0]
+    assert (entry["not_modified"], entry["change"], entry["outcome"], entry["latency_ms"]) == ("304", "unchanged", "kept", 3)
+    assert set(entry["objects"].values()) == {"unchanged"}
+    stats = crawler.stats.get_stats()
+    # Written: this run's manifest and change list only (no page object, the index unchanged).
+    assert stats["gatecrawl/export/put"] == 2 and stats["gatecrawl/recrawl/unchanged"] == 1
+    page = json.loads((run.root / "runs" / "reports" / "r2.record.json").read_bytes())["pages"][0]
+    assert (page["outcome"], page["not_modified"], page["bytes_in"], page["latency_ms"]) == ("kept", "304", 0, 3)
+    assert page["url_key"] == first.packet.url_key and page["chars_out"] == first.packet.chars_out  # from the r1 record
