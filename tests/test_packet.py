@@ -56,3 +56,18 @@ def test_per_run_fields_are_what_the_identity_leaves_out():
 def test_unknown_field_is_an_error():
     with pytest.raises(TypeError):
         EvidencePacket(schema_version="x", site="s", recipe={}, url_requested="u", url_final="u", url_key="k", colour="red")  # type: ignore[call-arg]
+
+
+def test_every_field_is_documented():
+    import ast
+    import inspect
+
+    import gatecrawl.core.packet as packet_mod
+
+    cls = next(n for n in ast.parse(inspect.getsource(packet_mod)).body if isinstance(n, ast.ClassDef) and n.name == "EvidencePacket")
+    undocumented = [
+        n.target.id for i, n in enumerate(cls.body)
+        if isinstance(n, ast.AnnAssign)
+        and not (i + 1 < len(cls.body) and isinstance(cls.body[i + 1], ast.Expr) and isinstance(getattr(cls.body[i + 1], "value", None), ast.Constant))
+    ]
+    assert undocumented == []

@@ -45,7 +45,9 @@ class EvidencePacket:
     url_key: str
     """sha256 of the canonical ``url_final``: the packet's store key."""
     http_status: int | None = None
+    """The response status (None when the download failed)."""
     content_type: str | None = None
+    """The response Content-Type, as served."""
     response_headers: dict[str, str] = field(default_factory=dict)
     """The response headers worth keeping (``evidence.KEPT_RESPONSE_HEADERS``), redacted."""
     fetched_at: str = per_run("")
@@ -61,14 +63,19 @@ class EvidencePacket:
     escalated_from: str | None = None
     """``http`` for a page sent to the browser after its plain fetch."""
     escalation_reason: str | None = None
+    """Why the page was sent to the browser."""
     needs_render: bool = False
     """The plain fetch looked like a shell that needs a browser."""
     fetch_presence_score: float | None = None
+    """The gate's score (0-4) on the page as served."""
     fetch_gate: dict[str, Any] | None = None
     """The fetch verdict on the page as served (``core.presence``)."""
     render_readiness_passed: bool | None = None
+    """Whether the render met its readiness contract (None without a render)."""
     render_readiness_reason: str | None = None
+    """Which readiness condition ended the render, or why it timed out."""
     render_elapsed_ms: int | None = per_run()
+    """Time spent rendering."""
     render: dict[str, Any] | None = None
     """The browser's readiness report (None without a render); its timing readings are per run."""
     viewer_url: str | None = None
@@ -78,22 +85,29 @@ class EvidencePacket:
     page_type: str | None = None
     """``html``, ``pdf``, ``markdown``, ``other`` or ``none`` (no body)."""
     quality_score: int | None = None
+    """The gate's score (0-4) on the extracted text."""
     extraction_gate: dict[str, Any] | None = None
     """The gate's checks on the extracted text."""
     required_fields_found: int = 0
+    """How many of the recipe's required fields the page has."""
     required_fields_total: int = 0
+    """How many fields the recipe requires."""
     fields: dict[str, Any] = field(default_factory=dict)
     """title, date, author, description (as found)."""
     selection_rule: str | None = None
     """Which rule chose the main content."""
     main_selectors_used: list[str] = field(default_factory=list)
+    """The recipe selector that matched the main content, if any."""
     boilerplate_filter_rules_used: list[str] = field(default_factory=list)
+    """The removal rules that took text out."""
     set_aside: list[dict[str, Any]] = field(default_factory=list)
     """Bylines, captions and the like taken out of the Markdown body."""
     extraction: dict[str, Any] | None = None
     """How the main content was decided (page type, agreement, removed units)."""
     validation_report: dict[str, Any] | None = None
+    """The validator's checks, reasons and measurements."""
     markdown_sha256: str | None = None
+    """sha256 of the Markdown (None when there is none)."""
     chars_out: int = 0
     """Characters of Markdown."""
     sample_provenance: list[dict[str, Any]] = field(default_factory=list)
@@ -111,7 +125,9 @@ class EvidencePacket:
     drop_reason: str | None = None
     """The typed reason (``core.reasons.Reason``) of a dropped page."""
     drop_detail: str | None = None
+    """What exactly failed, for a human (redacted, at most 500 characters)."""
     conversion_ms: int | None = per_run()
+    """Time spent converting."""
     versions: dict[str, Any] = field(default_factory=dict)
     """gatecrawl, gate, extractor, converter, PDF reader and library versions."""
     markdown_key: str | None = None
