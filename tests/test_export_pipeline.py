@@ -36,12 +36,13 @@ def _capture(recipe, body: str, path: str) -> PageCapture:
                        drop_reason=res.drop_reason, links=[], fetched_at=fetch.fetched_at, latency_ms=12)
 
 
-def _crawler(tmp_path, run_id: str, recipe):
+def _crawler(tmp_path, run_id: str, recipe, **settings):
     crawler = get_crawler(settings_dict={
         "GATECRAWL_STORE_URI": f"file://{tmp_path / 'store'}",
         "GATECRAWL_SPOOL_DIR": str(tmp_path / "spool"),
         "GATECRAWL_SUMMARY_PRINT": False,
         "GATECRAWL_INDEX_ENABLED": True,
+        **settings,
     })
     crawler.spider = SimpleNamespace(name="s", run_id=run_id, recipe=recipe, covers_recipe=True)
     return crawler
@@ -60,7 +61,7 @@ def run(tmp_path, monkeypatch):
     monkeypatch.setattr(store_mod, "open_store", counting_open)
     recipe = load_recipe_text('name = "s"\n', source="<test>", default_name="s")
     return SimpleNamespace(crawler=_crawler(tmp_path, "r1", recipe), recipe=recipe, root=tmp_path / "store" / "s", opened=opened,
-                           again=lambda run_id: _crawler(tmp_path, run_id, recipe))
+                           again=lambda run_id, **kw: _crawler(tmp_path, run_id, recipe, **kw))
 
 
 def _crawl(crawler, items, *, pipeline=None, before_open=()):
@@ -165,3 +166,13 @@ def test_a_page_whose_stored_copy_stands_is_recorded_not_rewritten(run):
     page = json.loads((run.root / "runs" / "reports" / "r2.record.json").read_bytes())["pages"][0]
     assert (page["outcome"], page["not_modified"], page["bytes_in"], page["latency_ms"]) == ("kept", "304", 0, 3)
     assert page["url_key"] == first.packet.url_key and page["chars_out"] == first.packet.chars_out  # from the r1 record
+
+
+def test_report_off_the_ledger_still_writes_the_run(run):
+    crawler = run.again("r3", GATECRAWL_REPORT_ENABLED=False)
+    _crawl(crawler, [_capture(run.recipe, ARTICLE, "/a")])
+    assert json.loads((run.root / "runs" / "r3.json").read_bytes())["counts"]["kept"] == 1
+    assert not (run.root / "runs" / "reports").exists()
+    assert not [k for k in crawler.stats.get_stats() if k.startswith("gatecrawl/report/")]
+    spill = run.root.parent.parent / "spool" / "spill"
+    assert not spill.exists() or not [p for p in spill.iterdir() if p.is_dir()], "the ledger's spill folder is removed at close"
