@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gatecrawl.core.packet import EvidencePacket
+
 
 @dataclass(kw_only=True)
 class PageCapture:
@@ -51,7 +53,8 @@ class PageCapture:
     """For a ``not_modified`` capture: the page's line in ``<site>/recrawl.jsonl``."""
     # Filled by ConvertPipeline:
     markdown: str | None = None
-    evidence: dict[str, Any] | None = None
+    packet: EvidencePacket | None = None
+    """The page's evidence packet (:class:`gatecrawl.core.packet.EvidencePacket`)."""
     outcome: str | None = None
     drop_reason: str | None = None
 
@@ -71,27 +74,27 @@ def feed_item(item: PageCapture, keys: dict[str, str]) -> dict[str, Any]:
     """What the feeds (``-O pages.jsonl``, ``FEEDS``) get for one stored page: plain JSON types
     only, no raw body, no headers. ``keys`` are its store keys (``markdown`` and ``packet`` for a
     kept page, ``quarantine`` for a dropped one)."""
-    ev = item.evidence or {}
-    fields = ev.get("fields") or {}
+    p = item.packet
+    assert p is not None
     kept = item.outcome == "kept"
     return {
-        "url": ev.get("url_final") or item.url_final,
-        "url_requested": ev.get("url_requested") or item.url_requested,
-        "status": ev.get("http_status", item.http_status),
+        "url": p.url_final or item.url_final,
+        "url_requested": p.url_requested or item.url_requested,
+        "status": p.http_status,
         "outcome": item.outcome,
         "drop_reason": None if kept else item.drop_reason,
-        "drop_detail": None if kept else ev.get("drop_detail"),
-        "title": fields.get("title"),
-        "fields": dict(fields),
+        "drop_detail": None if kept else p.drop_detail,
+        "title": p.title,
+        "fields": dict(p.fields or {}),
         "markdown": item.markdown if kept else None,
-        "markdown_sha256": ev.get("markdown_sha256") if kept else None,
+        "markdown_sha256": p.markdown_sha256 if kept else None,
         "keys": dict(keys),
-        "site": ev.get("site"),
-        "run_id": ev.get("run_id"),
-        "fetched_at": ev.get("fetched_at"),
-        "reader": ev.get("reader"),
-        "page_type": ev.get("page_type"),
-        "content_type": ev.get("content_type"),
-        "needs_render": ev.get("needs_render"),
-        "quality_score": ev.get("quality_score"),
+        "site": p.site,
+        "run_id": p.run_id,
+        "fetched_at": p.fetched_at,
+        "reader": p.reader,
+        "page_type": p.page_type,
+        "content_type": p.content_type,
+        "needs_render": p.needs_render,
+        "quality_score": p.quality_score,
     }

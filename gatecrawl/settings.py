@@ -101,7 +101,7 @@ GATECRAWL_CONVERT_WORKERS = 0
 # A page with more element nodes than this is dropped as too_complex before it is parsed
 # (about 4 KB of memory per node to convert; the largest benchmark page has under 16,000).
 GATECRAWL_MAX_DOM_NODES = 100_000
-# Crawl report (gatecrawl.extensions.report): per-run record, JSON summary and HTML report under
+# Crawl report (gatecrawl.ledger.report, written by the run ledger): per-run record, JSON summary and HTML report under
 # <site>/runs/reports/ at the end of every crawl; compared against the site's previous run.
 GATECRAWL_REPORT_ENABLED = True
 # Also write the HTML report (<site>/runs/reports/<run id>.html).
@@ -196,7 +196,6 @@ EXTENSIONS = {
     "gatecrawl.extensions.redaction.RedactionExtension": 0,
     "scrapy.extensions.telnet.TelnetConsole": None,
     "gatecrawl.extensions.progress.ProgressLog": 500,
-    "gatecrawl.extensions.report.ReportExtension": 900,
     # SIGUSR2 logs the engine status, pending asyncio tasks and thread stacks (a stuck crawl).
     "gatecrawl.extensions.stackdump.StackDump": 950,
 }

@@ -65,5 +65,5 @@ def test_outcome_of_a_packet(packet_validator):
     r = convert(ARTICLE, url)
     oc = outcome_of(r.evidence, r.ok, r.drop_reason)
     assert oc.ok and oc.chars_out == len(r.markdown) and oc.quality_score == r.evidence["quality_score"]
-    r.evidence["capture_choice"] = choose_capture(oc, o(False, 0, 0, "readiness_timeout")).to_dict()
+    r.packet.capture_choice = choose_capture(oc, o(False, 0, 0, "readiness_timeout")).to_dict()
     assert not list(packet_validator.iter_errors(json.loads(json.dumps(r.evidence))))

@@ -148,20 +148,19 @@ class _FailingStore(LocalStore):
 def test_report_stats_say_what_happened(tmp_path, monkeypatch, fail):
     """gatecrawl/report/written is 1 only when record, summary and HTML were all stored;
     otherwise gatecrawl/report/failed is 1, whatever part failed (a store error or a crash)."""
-    from types import SimpleNamespace
-
     from scrapy.utils.test import get_crawler
 
-    import gatecrawl.extensions.report as ext_mod
+    import gatecrawl.ledger.report as report_mod
 
     crawler = get_crawler(settings_dict={"GATECRAWL_STORE_URI": f"file://{tmp_path}"})
-    ext = ext_mod.ReportExtension(crawler)
     store = _FailingStore(str(tmp_path), fail or "\0")
-    monkeypatch.setattr(ext_mod, "open_store", lambda uri, options: store)
     if fail == "render":
-        monkeypatch.setattr(ext_mod, "render_html", lambda *a, **k: (_ for _ in ()).throw(ValueError("Invalid IPv6 URL")))
-    spider = SimpleNamespace(name="s", run_id="r1", recipe=None)
-    ext._write_report(spider, "finished", [_page("1")])
+        monkeypatch.setattr(report_mod, "render_html", lambda *a, **k: (_ for _ in ()).throw(ValueError("Invalid IPv6 URL")))
+    report_mod.write_report(
+        store, crawler.stats, report_mod.ReportSettings.from_settings(crawler.settings), site="s", run_id="r1",
+        store_uri=f"file://{tmp_path}", pages=[_page("1")], started_at=None, finished_at="2026-01-01T00:00:00Z",
+        recipe={"name": "s"}, finish_reason="finished", conditions={},
+    )
     stats = crawler.stats.get_stats()
     if fail is None:
         assert stats.get("gatecrawl/report/written") == 1 and "gatecrawl/report/failed" not in stats

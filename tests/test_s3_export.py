@@ -218,7 +218,7 @@ def test_s3_down_spools_everything_exits_nonzero_then_next_run_uploads(clean, s3
     m = re.search(r"export_pending \((\d+) store operations", down.stderr)
     assert m and int(m.group(1)) == pending
     entries = [p for p in down.spooled() if p.suffix == ".entry"]
-    # The crawl report (ReportExtension) may spool its own objects after the pipeline counted.
+    # The crawl report (the run ledger, when the spider closes) may spool its objects after the pending count.
     assert len(entries) >= pending
     # Every object of a clean run, and the run manifest, wait in the spool.
     keys = {json.loads(p.read_bytes().split(b"\n", 1)[0])["key"] for p in entries}
@@ -371,7 +371,7 @@ def test_canary_secrets_reach_no_sink(canary):
 
 
 def test_canary_secrets_reach_no_crawl_report(canary):
-    """The crawl report (ReportExtension) writes through the same store: same rule."""
+    """The crawl report (the run ledger) writes through the same store instance: same rule."""
     objects, _ = canary
     reports = {k: v for k, v in objects.items() if "/runs/reports/" in k}
     assert reports

@@ -69,7 +69,10 @@ def store_problem(settings: Any) -> str | None:
     that name), or an ``s3://`` URI or S3 option that does not parse. Nothing is contacted."""
     from urllib.parse import urlsplit
 
-    uri = str(settings.get("GATECRAWL_STORE_URI") or "")
+    from gatecrawl.store.config import StoreConfig
+
+    config = StoreConfig.from_settings(settings)
+    uri = config.uri
     if not uri:
         return "GATECRAWL_STORE_URI is empty: give file://PATH, a folder, or s3://bucket/prefix"
     scheme = urlsplit(uri).scheme.lower() if "://" in uri else ""
@@ -79,9 +82,8 @@ def store_problem(settings: Any) -> str | None:
         from gatecrawl.store import StoreError
         from gatecrawl.store.s3 import S3Config
 
-        options = {k: v for k, v in settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
         try:
-            S3Config.from_options(uri, options)
+            S3Config.from_options(uri, config.options)
         except StoreError as exc:
             return f"GATECRAWL_STORE_URI: {exc}"
     return None

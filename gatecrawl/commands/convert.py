@@ -20,6 +20,7 @@ from scrapy.exceptions import UsageError
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.convert import FetchInfo, convert
 from gatecrawl.core.reasons import Reason
+from gatecrawl.meta import EGRESS
 
 
 class _OnePage(scrapy.Spider):
@@ -47,7 +48,7 @@ class _OnePage(scrapy.Spider):
         self.sink["error_reason"] = reason
         request = getattr(failure, "request", None)
         if request is not None and reason in (Reason.EGRESS_BLOCKED, Reason.SCHEME_BLOCKED):
-            self.sink["egress"] = request.meta.get("gatecrawl_egress")
+            self.sink["egress"] = request.meta.get(EGRESS)
 
 
 class Command(ScrapyCommand):

@@ -21,6 +21,7 @@ from scrapy.exceptions import UsageError
 
 from gatecrawl.commands import checks, fail, tell
 from gatecrawl.store import StoreError, check_store_uri
+from gatecrawl.store.config import StoreConfig
 
 _LIST_ARGS = ("start_url",)
 EXIT_PREFIX = "gatecrawl/exit/"
@@ -76,7 +77,7 @@ class Command(ScrapyCrawlCommand):
         crawler = self._create_crawler(args[0])
         try:
             # Before anything runs or is written: a store URI typo is a usage error.
-            check_store_uri(crawler.settings.get("GATECRAWL_STORE_URI"))
+            check_store_uri(StoreConfig.from_settings(crawler.settings).uri)
         except StoreError as exc:
             tell(self.settings, f"gatecrawl: error: {exc}")
             self.exitcode = 2

@@ -36,7 +36,8 @@ from gatecrawl.report import (
     write_crawl_manifest,
 )
 from gatecrawl.report.record import record_from_store
-from gatecrawl.store import StoreError, open_store
+from gatecrawl.store import StoreError
+from gatecrawl.store.config import StoreConfig
 from gatecrawl.store.base import Store
 
 
@@ -67,10 +68,10 @@ class Command(ScrapyCommand):
             raise UsageError("give --run or --crawl, not both")
         site = args[0]
         assert self.settings is not None
-        uri = opts.store or self.settings.get("GATECRAWL_STORE_URI")
-        options = {k: v for k, v in self.settings.items() if k.startswith("AWS_") or k.startswith("GATECRAWL_")}
+        config = StoreConfig.from_settings(self.settings, uri=opts.store)
+        uri = config.uri
         try:
-            store = open_store(uri, options)
+            store = config.open()
         except StoreError as exc:
             print(f"gatecrawl report: cannot open the store {uri}: {exc}", file=sys.stderr)
             self.exitcode = 1

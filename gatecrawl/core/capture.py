@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from gatecrawl.core.packet import EvidencePacket
+
 __all__ = ["CaptureOutcome", "CaptureChoice", "choose_capture", "outcome_of"]
 
 
@@ -56,8 +58,10 @@ class CaptureChoice:
         }
 
 
-def outcome_of(evidence: Mapping[str, Any], ok: bool, drop_reason: str | None) -> CaptureOutcome:
+def outcome_of(evidence: EvidencePacket | Mapping[str, Any], ok: bool, drop_reason: str | None) -> CaptureOutcome:
     """The summary of one conversion (its packet and verdict) that the choice needs."""
+    if isinstance(evidence, EvidencePacket):
+        evidence = {"quality_score": evidence.quality_score, "chars_out": evidence.chars_out}
     return CaptureOutcome(
         ok=bool(ok),
         drop_reason=drop_reason,

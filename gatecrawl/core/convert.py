@@ -14,12 +14,13 @@ import re
 import logging
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from gatecrawl.core import evidence as ev
 from gatecrawl.core.gate import GATE_VERSION, GateThresholds, score
+from gatecrawl.core.packet import EvidencePacket
 from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
 from gatecrawl.core.pagetype import item_link_chars
 from gatecrawl.core.route import page_type
@@ -87,7 +88,7 @@ class FetchInfo:
 @dataclass(frozen=True)
 class ConversionResult:
     markdown: str
-    evidence: dict
+    packet: EvidencePacket
     ok: bool
     drop_reason: str | None
     title: str | None = None
@@ -96,6 +97,11 @@ class ConversionResult:
     @property
     def outcome(self) -> str:
         return "kept" if self.ok else "dropped"
+
+    @property
+    def evidence(self) -> dict:
+        """The packet as JSON types (:meth:`EvidencePacket.to_dict`); change ``packet`` to change it."""
+        return self.packet.to_dict()
 
 
 
@@ -136,7 +142,8 @@ def convert(
     except Exception as exc:  # fail closed: a converter bug quarantines the page, never keeps it
         logger.error("converter error on %s: %s", redact_url(url), redact_text(repr(exc)))
         packet = _base_packet(url, content_type, recipe, fetch, body)
-        packet.update(
+        packet = replace(
+            packet,
             page_type="other",
             reader=fetch.reader,
             outcome="dropped",
@@ -145,7 +152,7 @@ def convert(
             validation_report=_failed_report(Reason.CONVERTER_ERROR),
             conversion_ms=int((time.perf_counter() - t0) * 1000),
         )
-        return ConversionResult(markdown="", evidence=packet, ok=False, drop_reason=str(Reason.CONVERTER_ERROR))
+        return ConversionResult(markdown="", packet=packet, ok=False, drop_reason=str(Reason.CONVERTER_ERROR))
 
 
 def _failed_report(reason: str, **detail: Any) -> dict:
@@ -160,7 +167,7 @@ def _failed_report(reason: str, **detail: Any) -> dict:
     }
 
 
-def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: FetchInfo, body: bytes) -> dict:
+def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: FetchInfo, body: bytes) -> EvidencePacket:
     from gatecrawl.core.extract import EXTRACTOR_VERSION
     from gatecrawl.core.markdown import CONVERTER_VERSION
 
@@ -169,85 +176,64 @@ def _base_packet(url: str, content_type: str | None, recipe: Recipe, fetch: Fetc
     except ImportError:  # the PDF reader is optional at import time
         PDF_VERSION = "absent"
     render = dict(fetch.render or {})
-    return {
-        "schema_version": ev.SCHEMA_VERSION,
-        "run_id": fetch.run_id,
-        "site": recipe.name,
-        "recipe": {"name": recipe.name, "digest": recipe.digest, "source": recipe.source},
-        "url_requested": fetch.url_requested or url,
-        "url_final": url,
-        "url_key": ev.url_key(url),
-        "http_status": fetch.http_status,
-        "content_type": content_type or None,
-        "response_headers": ev.response_headers(fetch.headers or {}),
-        "fetched_at": fetch.fetched_at or _now(),
-        "latency_ms": fetch.latency_ms,
-        "bytes_in": len(body),
-        "depth": fetch.depth,
-        "reader": fetch.reader,
-        "escalated_from": fetch.escalated_from,
-        "escalation_reason": fetch.escalation_reason,
-        "needs_render": bool((fetch.fetch_presence or {}).get("needs_render", False)),
-        "fetch_presence_score": (fetch.fetch_presence or {}).get("fetch_presence_score"),
-        "fetch_gate": dict(fetch.fetch_presence) if fetch.fetch_presence else None,
-        "render_readiness_passed": render.get("render_readiness_passed"),
-        "render_readiness_reason": render.get("render_readiness_reason"),
-        "render_elapsed_ms": render.get("render_elapsed_ms"),
-        "render": render or None,
-        "viewer_url": fetch.viewer_url,
-        "capture_choice": None,
-        "page_type": None,
-        "quality_score": None,
-        "extraction_gate": None,
-        "required_fields_found": 0,
-        "required_fields_total": len(recipe.required_fields),
-        "fields": {},
-        "selection_rule": None,
-        "main_selectors_used": [],
-        "boilerplate_filter_rules_used": [],
-        "set_aside": [],
-        "extraction": None,
-        "validation_report": None,
-        "markdown_sha256": None,
-        "chars_out": 0,
-        "sample_provenance": [],
-        "pdf": None,
-        "pdf_viewer_source": None,
-        "egress": None,
-        "outcome": "dropped",
-        "drop_reason": None,
-        "drop_detail": None,
-        "conversion_ms": None,
-        "versions": ev.versions(gate=GATE_VERSION, extractor=EXTRACTOR_VERSION, converter=CONVERTER_VERSION, pdf_reader=PDF_VERSION),
-    }
+    return EvidencePacket(
+        schema_version=ev.SCHEMA_VERSION,
+        run_id=fetch.run_id,
+        site=recipe.name,
+        recipe={"name": recipe.name, "digest": recipe.digest, "source": recipe.source},
+        url_requested=fetch.url_requested or url,
+        url_final=url,
+        url_key=ev.url_key(url),
+        http_status=fetch.http_status,
+        content_type=content_type or None,
+        response_headers=ev.response_headers(fetch.headers or {}),
+        fetched_at=fetch.fetched_at or _now(),
+        latency_ms=fetch.latency_ms,
+        bytes_in=len(body),
+        depth=fetch.depth,
+        reader=fetch.reader,
+        escalated_from=fetch.escalated_from,
+        escalation_reason=fetch.escalation_reason,
+        needs_render=bool((fetch.fetch_presence or {}).get("needs_render", False)),
+        fetch_presence_score=(fetch.fetch_presence or {}).get("fetch_presence_score"),
+        fetch_gate=dict(fetch.fetch_presence) if fetch.fetch_presence else None,
+        render_readiness_passed=render.get("render_readiness_passed"),
+        render_readiness_reason=render.get("render_readiness_reason"),
+        render_elapsed_ms=render.get("render_elapsed_ms"),
+        render=render or None,
+        viewer_url=fetch.viewer_url,
+        required_fields_total=len(recipe.required_fields),
+        # Everything else (what was read, kept and why) starts at its default and is filled in below.
+        versions=ev.versions(gate=GATE_VERSION, extractor=EXTRACTOR_VERSION, converter=CONVERTER_VERSION, pdf_reader=PDF_VERSION),
+    )
 
 
-def _finish(packet: dict, md: str, report: dict, t0: float, title: str | None = None, viewer_src: str | None = None) -> ConversionResult:
+def _finish(packet: EvidencePacket, md: str, report: dict, t0: float, title: str | None = None, viewer_src: str | None = None) -> ConversionResult:
     ok = bool(report["pass"])
     reason = None if ok else report["reasons"][0]
-    packet["validation_report"] = report
-    packet["outcome"] = "kept" if ok else "dropped"
-    packet["drop_reason"] = reason
-    packet["chars_out"] = len(md)
-    packet["markdown_sha256"] = hashlib.sha256(md.encode("utf-8")).hexdigest() if md else None
-    packet["conversion_ms"] = int((time.perf_counter() - t0) * 1000)
-    return ConversionResult(markdown=md, evidence=packet, ok=ok, drop_reason=reason, title=title, pdf_viewer_source=viewer_src)
+    packet.validation_report = report
+    packet.outcome = "kept" if ok else "dropped"
+    packet.drop_reason = reason
+    packet.chars_out = len(md)
+    packet.markdown_sha256 = hashlib.sha256(md.encode("utf-8")).hexdigest() if md else None
+    packet.conversion_ms = int((time.perf_counter() - t0) * 1000)
+    return ConversionResult(markdown=md, packet=packet, ok=ok, drop_reason=reason, title=title, pdf_viewer_source=viewer_src)
 
 
 def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fetch: FetchInfo, t0: float) -> ConversionResult:
     packet = _base_packet(url, content_type, recipe, fetch, body)
     if fetch.error is not None:
-        packet["page_type"] = "none"
-        packet["drop_detail"] = redact_text(fetch.error)[:500]
-        packet["egress"] = dict(fetch.egress) if fetch.egress else None
+        packet.page_type = "none"
+        packet.drop_detail = redact_text(fetch.error)[:500]
+        packet.egress = dict(fetch.egress) if fetch.egress else None
         return _finish(packet, "", _failed_report(fetch.error_reason or Reason.FETCH_FAILED), t0)
     kind = page_type(body, content_type, url)
-    packet["page_type"] = kind
+    packet.page_type = kind
     if kind == "pdf":
-        packet["reader"] = "pdf"
+        packet.reader = "pdf"
         return _convert_pdf(body, url, recipe, fetch, packet, t0)
     if kind == "markdown":
-        packet["reader"] = "native_markdown"
+        packet.reader = "native_markdown"
         return _convert_native_markdown(body, url, content_type, recipe, fetch, packet, t0)
     if kind != "html":
         status = fetch.http_status or 200
@@ -257,7 +243,7 @@ def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fe
     if cap > 0:
         nodes = dom_node_estimate(body)
         if nodes > cap:
-            packet["drop_detail"] = f"about {nodes:,} element nodes, over the cap of {cap:,} (GATECRAWL_MAX_DOM_NODES)"
+            packet.drop_detail = f"about {nodes:,} element nodes, over the cap of {cap:,} (GATECRAWL_MAX_DOM_NODES)"
             return _finish(packet, "", _failed_report(Reason.TOO_COMPLEX, nodes=nodes, max_dom_nodes=cap), t0)
     return _convert_html(body, url, content_type, recipe, fetch, packet, t0)
 
@@ -276,9 +262,9 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
         # Not assessed by the fetcher (scrapy convert, a direct convert() call): the same fetch
         # verdict the presence middleware records, on the document as served.
         p, presence = assess_fetch(doc, recipe, url, status=fetch.http_status, body=body, measure=page, fields=dict(fields))
-        packet["fetch_gate"] = dict(presence)
-        packet["needs_render"] = p.needs_render
-        packet["fetch_presence_score"] = p.presence_score
+        packet.fetch_gate = dict(presence)
+        packet.needs_render = p.needs_render
+        packet.fetch_presence_score = p.presence_score
     if page.noscript_text:
         # The page's only text is its <noscript> view (what a client without JavaScript gets):
         # extract from that view.
@@ -291,7 +277,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
         if result is not None:
             return result
         if info.get("sources"):
-            packet["embedded"] = info
+            packet.embedded = info
     viewer_src = None
     try:
         from gatecrawl.core.pdf import find_pdf_viewer_source
@@ -299,7 +285,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
         viewer_src = find_pdf_viewer_source(doc, url)
     except ImportError:
         pass
-    packet["pdf_viewer_source"] = viewer_src
+    packet.pdf_viewer_source = viewer_src
 
     sel = select_main(doc, main_selectors=recipe.main_selectors,
                       exclude_selectors=recipe.exclude_selectors,
@@ -308,14 +294,14 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
     md = to_markdown(sel.root, base_url=url)
     if not fields.get("title") and md.title:
         fields["title"] = md.title
-    packet["fields"] = {k: v for k, v in sorted(fields.items())}
-    packet["selection_rule"] = sel.rule
-    packet["main_selectors_used"] = [sel.selector] if sel.selector else []
-    packet["boilerplate_filter_rules_used"] = list(sel.removal_rules)
-    packet["set_aside"] = [{"kind": k, "text": t} for k, t in sel.set_aside]
+    packet.fields = {k: v for k, v in sorted(fields.items())}
+    packet.selection_rule = sel.rule
+    packet.main_selectors_used = [sel.selector] if sel.selector else []
+    packet.boilerplate_filter_rules_used = list(sel.removal_rules)
+    packet.set_aside = [{"kind": k, "text": t} for k, t in sel.set_aside]
     # A listing's item titles are its content, not chrome (a menu's bare links still count).
     listing_link_chars = item_link_chars(sel.root, lambda a: len(visible_text(a)))
-    packet["extraction"] = {
+    packet.extraction = {
         "page_type_detected": sel.page_type.to_dict() if sel.page_type else None,
         "agreement": sel.agreement,
         "removed": [{"rule": r, "text": t} for r, t in sel.removed[:REMOVED_LISTED_MAX]],
@@ -325,8 +311,8 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
     flattened = int(doc.get(FLATTENED_ATTR) or 0) if doc is not None else 0
     if flattened:
         # elements nested deeper than htmlparse.MAX_DEPTH: their text is kept, their tags are not
-        packet["extraction"]["flattened_deep_elements"] = flattened
-    packet["sample_provenance"] = list(md.provenance)
+        packet.extraction["flattened_deep_elements"] = flattened
+    packet.sample_provenance = list(md.provenance)
 
     # Extraction gate: the same four checks, on the extraction.
     link_chars = sum(len(visible_text(a)) for a in sel.root.iter("a"))
@@ -341,9 +327,9 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
         thresholds=thresholds,
         unique_text=unique_ratio_window(reader_text(text)),
     )
-    packet["extraction_gate"] = verdict.to_dict()
-    packet["quality_score"] = verdict.score
-    packet["required_fields_found"] = sum(1 for f in recipe.required_fields if fields.get(f))
+    packet.extraction_gate = verdict.to_dict()
+    packet.quality_score = verdict.score
+    packet.required_fields_found = sum(1 for f in recipe.required_fields if fields.get(f))
 
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
     has_password = has_password_form(doc)
@@ -378,7 +364,7 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
     nf = report["detail"].get("soft_404_fingerprint")
     if nf and report["reasons"][:1] == [str(Reason.SOFT_404)]:
         sim, thr = nf["similarity"], nf["threshold"]
-        packet["drop_detail"] = (
+        packet.drop_detail = (
             f"matches the host's not-found probe: text similarity {sim['text']} >= {thr['text']}, "
             f"skeleton similarity {sim['skeleton']} >= {thr['skeleton']}"
         )
@@ -390,16 +376,14 @@ def _convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_
         report["reasons"] = [str(Reason.GATE_FAILED)]
         report["detail"]["gate_failed_checks"] = verdict.failed_checks
         report["detail"]["gate_failed"] = {name: {k: c[k] for k in ("value", "threshold")} for name, c in verdict.checks.items() if not c["passed"]}
-    if not report["pass"] and packet["drop_detail"] is None:
-        packet["drop_detail"] = describe_drop(report["reasons"][0], report["detail"])
+    if not report["pass"] and packet.drop_detail is None:
+        packet.drop_detail = describe_drop(report["reasons"][0], report["detail"])
     return _finish(packet, text, report, t0, title=fields.get("title"), viewer_src=viewer_src)
 
 
 def _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0) -> tuple[ConversionResult | None, dict]:
     """A shell's content rebuilt from its embedded data (core.embedded), converted and judged
     like any page: ``(result, info)``, the result None unless it was kept."""
-    from dataclasses import replace
-
     from gatecrawl.core.embedded import read_embedded
 
     if has_password_form(doc) or find_paywall(doc) is not None or presence.get("bot_challenge"):
@@ -409,19 +393,19 @@ def _convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0)
     if found.html is None:
         return None, info
     packet = _base_packet(url, content_type, recipe, fetch, body)
-    packet["reader"] = "embedded_data"
-    packet["page_type"] = "html"
+    packet.reader = "embedded_data"
+    packet.page_type = "html"
     sub = replace(fetch, reader="embedded_data", fetch_presence=None)
     res = _convert_html(found.html.encode("utf-8"), url, "text/html; charset=utf-8", recipe, sub, packet, t0,
                         source_html=body[:200_000].decode("utf-8", "replace"))
-    ev = res.evidence
+    ev = res.packet
     # the fetch's own verdict (a shell), not the rebuilt page's
-    ev["fetch_gate"] = dict(presence)
-    ev["needs_render"] = bool(presence.get("needs_render"))
-    ev["fetch_presence_score"] = presence.get("fetch_presence_score")
+    ev.fetch_gate = dict(presence)
+    ev.needs_render = bool(presence.get("needs_render"))
+    ev.fetch_presence_score = presence.get("fetch_presence_score")
     info["outcome"] = res.outcome
     info["drop_reason"] = res.drop_reason
-    ev["embedded"] = info
+    ev.embedded = info
     return (res if res.ok else None), info
 
 
@@ -496,20 +480,20 @@ def _convert_native_markdown(body, url, content_type, recipe, fetch, packet, t0)
     h1 = next((m.group(2).strip() for m in (_ATX.match(ln) for ln in lines) if m and len(m.group(1)) == 1), None)
     title = meta.get("title") or h1 or (headings[0] if headings else None)
     fields = {"title": title, "date": meta.get("date"), "author": meta.get("author"), "description": meta.get("description")}
-    packet["fields"] = {k: v for k, v in sorted(fields.items())}
-    packet["selection_rule"] = "native_markdown"
-    packet["page_type"] = "markdown"
+    packet.fields = {k: v for k, v in sorted(fields.items())}
+    packet.selection_rule = "native_markdown"
+    packet.page_type = "markdown"
     plain = reader_text(md)
     link_chars = sum(len(m.group(1)) for m in _MD_LINK_TEXT.finditer(md))
     boiler_ratio = round(min(1.0, link_chars / max(1, len(plain))), 4) if plain else 0.0
-    packet["sample_provenance"] = [
+    packet.sample_provenance = [
         {"markdown_span": f"line {i + 1}", "text_preview": ln[:120]} for i, ln in enumerate(lines) if ln.strip()
     ][:10]
     thresholds = GateThresholds.from_recipe(recipe)
     verdict = score(md, boilerplate_share=0.0, fields=fields, thresholds=thresholds, unique_text=unique_ratio_window(plain))
-    packet["extraction_gate"] = verdict.to_dict()
-    packet["quality_score"] = verdict.score
-    packet["required_fields_found"] = sum(1 for f in recipe.required_fields if fields.get(f))
+    packet.extraction_gate = verdict.to_dict()
+    packet.quality_score = verdict.score
+    packet.required_fields_found = sum(1 for f in recipe.required_fields if fields.get(f))
     vin = ValidationInput(
         markdown=md,
         url_final=url,
@@ -529,8 +513,8 @@ def _convert_native_markdown(body, url, content_type, recipe, fetch, packet, t0)
         report["pass"] = False
         report["reasons"] = [str(Reason.GATE_FAILED)]
         report["detail"]["gate_failed_checks"] = verdict.failed_checks
-    if not report["pass"] and packet["drop_detail"] is None:
-        packet["drop_detail"] = describe_drop(report["reasons"][0], report["detail"])
+    if not report["pass"] and packet.drop_detail is None:
+        packet.drop_detail = describe_drop(report["reasons"][0], report["detail"])
     return _finish(packet, md, report, t0, title=title)
 
 
@@ -543,9 +527,9 @@ def _convert_pdf(body, url, recipe, fetch, packet, t0) -> ConversionResult:
     res = read_pdf(body, limits=limits)
     info = res.to_dict()
     info.pop("markdown", None)
-    packet["pdf"] = info
+    packet.pdf = info
     if not res.ok:
-        packet["drop_detail"] = res.detail or None
+        packet.drop_detail = res.detail or None
         rep = _failed_report(res.reason or Reason.PDF_PARSE_FAILED)
         if res.needs_ocr_pages:
             rep["detail"]["needs_ocr_pages"] = list(res.needs_ocr_pages)
@@ -555,14 +539,14 @@ def _convert_pdf(body, url, recipe, fetch, packet, t0) -> ConversionResult:
         return _finish(packet, "", rep, t0)
     md = res.markdown
     fields = {"title": res.title, "date": None, "author": None, "description": None}
-    packet["fields"] = fields
-    packet["selection_rule"] = f"pdf_{res.strategy or 'text_layer'}"  # pdf_text_layer|pdf_ocr|pdf_mixed
-    packet["sample_provenance"] = list(res.provenance)
+    packet.fields = fields
+    packet.selection_rule = f"pdf_{res.strategy or 'text_layer'}"  # pdf_text_layer|pdf_ocr|pdf_mixed
+    packet.sample_provenance = list(res.provenance)
     thresholds = GateThresholds.from_recipe(recipe)
     verdict = score(md, boilerplate_share=0.0, fields=fields, thresholds=thresholds, unique_text=unique_ratio_window(md))
-    packet["extraction_gate"] = verdict.to_dict()
-    packet["quality_score"] = verdict.score
-    packet["required_fields_found"] = sum(1 for f in recipe.required_fields if fields.get(f))
+    packet.extraction_gate = verdict.to_dict()
+    packet.quality_score = verdict.score
+    packet.required_fields_found = sum(1 for f in recipe.required_fields if fields.get(f))
     headings = [line.lstrip("#").strip() for line in md.split("\n") if line.startswith("#")]
     vin = ValidationInput(
         markdown=md,

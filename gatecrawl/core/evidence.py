@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from w3lib.url import canonicalize_url
 
+from gatecrawl.core.packet import EvidencePacket
 from gatecrawl.core.redact import redact_headers, redact_obj
 
 __all__ = [
@@ -82,9 +83,11 @@ def response_headers(headers: Mapping[str, Any]) -> dict[str, str]:
     return dict(sorted(redact_headers(out).items()))
 
 
-def dumps(packet: Mapping[str, Any]) -> bytes:
-    """Canonical serialisation: redacted, sorted keys, UTF-8, two-space indent, final newline."""
-    return (json.dumps(redact_obj(packet), sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+def dumps(packet: Mapping[str, Any] | EvidencePacket) -> bytes:
+    """Canonical serialisation: redacted, sorted keys, UTF-8, two-space indent, final newline.
+    The one place a packet becomes bytes (an :class:`EvidencePacket` through its ``to_dict()``)."""
+    doc = packet.to_dict() if isinstance(packet, EvidencePacket) else packet
+    return (json.dumps(redact_obj(doc), sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 @lru_cache(maxsize=1)

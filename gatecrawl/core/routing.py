@@ -34,6 +34,8 @@ import re
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
+from gatecrawl.store.keys import routing_key  # noqa: F401 - re-exported: keys live in store.keys
+
 __all__ = ["ROUTING_VERSION", "RoutingModel", "observation", "routing_key", "url_template"]
 
 ROUTING_VERSION = "gatecrawl.routing/1"
@@ -43,10 +45,6 @@ _HAS_DIGIT = re.compile(r"\d")
 _SLUG = re.compile(r"^[^\W_]+(?:[-_][^\W_]+)+$")
 # Escalation reasons that mean "the plain fetch was a shell" (not a recipe's force policy).
 SHELL_REASONS = ("shell_page", "pipeline_shell_page", "embedded_data_failed", "routed")
-
-
-def routing_key(site: str) -> str:
-    return f"{site}/routing.json"
 
 
 def _segment(seg: str) -> str:

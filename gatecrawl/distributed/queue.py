@@ -31,13 +31,14 @@ from scrapy.utils.request import request_from_dict
 from scrapy_redis.queue import Base
 
 from gatecrawl.distributed.serializer import RejectedPayload
+from gatecrawl.meta import START_TIME, TASK_ID
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
 
 logger = logging.getLogger(__name__)
 
-TASK_META = "gatecrawl_task_id"
+TASK_META = TASK_ID
 QUEUES = ("fetch", "render")
 _LIST_CAP = 1000
 
@@ -250,9 +251,9 @@ class ReliableQueue(Base):
                     on_reject(task_id, exc)
                 continue
             request.meta[TASK_META] = task_id
-            if "gatecrawl_start_time" in request.meta:
+            if START_TIME in request.meta:
                 # Latency counts from this worker's dequeue, not from the pusher's clock.
-                request.meta["gatecrawl_start_time"] = time.monotonic()
+                request.meta[START_TIME] = time.monotonic()
             return request, task_id, queue
 
     def _decode_request(self, encoded_request: Any) -> Request:

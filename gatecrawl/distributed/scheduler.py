@@ -14,7 +14,8 @@ Closing. A worker stays open while anything is pending anywhere in the crawl (fe
 render queue, or tasks being processed by any worker, whose output may add URLs), and closes
 when all three are empty. It does not block on Redis (``SCHEDULER_IDLE_BEFORE_CLOSE = 0``).
 
-Runs. At open, a worker adds its run id to ``P:runs``; at close the export pipeline (which closes
+Runs. At open, a worker adds its run id to ``P:runs`` and announces the crawl (signal
+``gatecrawl.signals.crawl_joined``: crawl id and run ids); at close the run ledger (which closes
 before the scheduler) reads them (:meth:`DistributedScheduler.crawl_run_ids`) to merge the crawl's
 run manifests into ``<site>/crawls/<crawl id>.json``.
 
@@ -45,6 +46,8 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler
 
 from gatecrawl.distributed.queue import TASK_META, ReliableQueue
+from gatecrawl.signals import crawl_joined
+from gatecrawl.meta import SITEMAP
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -122,6 +125,7 @@ class DistributedScheduler(Scheduler):
         if self.poll_interval > 0:
             self._poll_call = create_looping_call(self._poll)
             self._poll_call.start(self.poll_interval, now=False)
+        self.crawler.signals.send_catch_log(signal=crawl_joined, crawl_id=self.crawl_id, run_ids=self.crawl_run_ids)
         fetch, render, processing = self.queue.outstanding()
         logger.info(
             "distributed crawl %s: worker %s, role %s; pending fetch %d, render %d, in processing %d",
@@ -225,7 +229,7 @@ class DistributedScheduler(Scheduler):
         cap = 0
         if not request.dont_filter:
             fingerprint = self.df.request_fingerprint(request)
-            if not request.meta.get("gatecrawl_sitemap"):
+            if not request.meta.get(SITEMAP):
                 cap = getattr(getattr(self.spider, "recipe", None), "max_pages", None) or 0
         try:
             result, queue = self.queue.push(request, supersedes=handover, fingerprint=fingerprint, cap=cap)

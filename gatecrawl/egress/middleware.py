@@ -31,6 +31,7 @@ from gatecrawl.core.reasons import Reason
 from gatecrawl.egress.policy import EgressDecision, EgressPolicy, admit_hint
 from gatecrawl.egress.runtime import Egress, egress_for
 from gatecrawl.exceptions import EgressBlocked
+from gatecrawl.meta import EGRESS
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -71,7 +72,7 @@ class EgressMiddleware:
                 if decision.allowed:
                     self.egress.pins.pin(key[1], key[2], decision.addresses)
         self.stats.inc_value("gatecrawl/egress/checked")
-        request.meta["gatecrawl_egress"] = {"allowed": decision.allowed, "reason": decision.reason, "detail": decision.detail, "hop": hop}
+        request.meta[EGRESS] = {"allowed": decision.allowed, "reason": decision.reason, "detail": decision.detail, "hop": hop}
         if decision.allowed:
             return None
         if decision.reason == Reason.SCHEME_BLOCKED:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from gatecrawl.core.redact import SECRET_HEADERS
+from gatecrawl.meta import NOT_FOUND_PROBE
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -40,7 +41,7 @@ class CredentialScopeMiddleware:
         return cls(crawler.stats)
 
     def process_request(self, request: Request) -> None:
-        if request.meta.get("gatecrawl_not_found_probe"):
+        if request.meta.get(NOT_FOUND_PROBE):
             # The per-host "not found" probe (gatecrawl.pipelines.probe) needs no credentials, and
             # its host may be one the crawl only reached through a redirect: it never carries any.
             for name in list(request.headers.keys()):

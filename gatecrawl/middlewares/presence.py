@@ -1,7 +1,7 @@
 """PresenceMiddleware: the gate on every plain HTML response, before the spider sees it.
 
 It scores the plain fetch with the four-check gate and looks for shell signals
-(``gatecrawl.core.presence``), and stores the verdict in ``request.meta["gatecrawl_presence"]``
+(``gatecrawl.core.presence``), and stores the verdict in ``request.meta[PRESENCE]``
 so the packet records ``needs_render`` and ``fetch_presence_score``. The render policy of the
 recipe (``auto``/``force``/``skip``, per-URL rules) decides what a shell verdict means.
 
@@ -29,6 +29,7 @@ from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.presence import assess_fetch
 from gatecrawl.exceptions import require_enabled
+from gatecrawl.meta import NOT_MODIFIED, PRESENCE
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -74,7 +75,7 @@ class PresenceMiddleware:
         recipe = getattr(self.crawler.spider, "recipe", None)
         if recipe is None or not isinstance(response, HtmlResponse) or "playwright" in (response.flags or []):
             return response
-        if "gatecrawl_presence" in request.meta or request.meta.get("gatecrawl_not_modified"):
+        if PRESENCE in request.meta or request.meta.get(NOT_MODIFIED):
             return response  # scored already, or a 304: the stored copy stands
         routing = getattr(self.crawler, "_gatecrawl_routing", None)
         if routing is not None and routing.plain_only(response.url) and not routing.recheck(response.url):
@@ -97,7 +98,7 @@ class PresenceMiddleware:
         doc = response_doc(response)
         presence, verdict = assess_fetch(doc, recipe, response.url, status=response.status, body=response.body)
         policy = verdict["render_policy"]
-        request.meta["gatecrawl_presence"] = verdict
+        request.meta[PRESENCE] = verdict
         self.stats.inc_value("gatecrawl/presence/checked")
         self.stats.inc_value(f"gatecrawl/presence/policy/{policy}")
         for signal in presence.signals:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from gatecrawl.exceptions import require_enabled
 from gatecrawl.store.recrawl import conditional_headers
+from gatecrawl.meta import CONDITIONAL, NOT_FOUND_PROBE, NOT_MODIFIED, SITEMAP
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -52,26 +53,26 @@ class RecrawlMiddleware:
 
     def process_request(self, request: Request) -> None:
         meta = request.meta
-        if request.method != "GET" or meta.get("playwright") or meta.get("gatecrawl_sitemap") or meta.get("gatecrawl_not_found_probe"):
+        if request.method != "GET" or meta.get("playwright") or meta.get(SITEMAP) or meta.get(NOT_FOUND_PROBE):
             return None
         previous = getattr(self.crawler, "_gatecrawl_previous", None)
         if previous is None or not len(previous):
             return None
         headers = conditional_headers(previous.get(request.url))
         if not headers:
-            if meta.pop("gatecrawl_conditional", None):  # a redirect hop to a URL with no validators
+            if meta.pop(CONDITIONAL, None):  # a redirect hop to a URL with no validators
                 strip_conditional(request.headers)
             return None
         for name, value in headers.items():
             request.headers[name] = value
-        if not meta.get("gatecrawl_conditional"):
+        if not meta.get(CONDITIONAL):
             self.stats.inc_value("gatecrawl/recrawl/conditional")
-        meta["gatecrawl_conditional"] = True
+        meta[CONDITIONAL] = True
         meta["dont_cache"] = True
         return None
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if response.status == 304 and request.meta.get("gatecrawl_conditional"):
-            request.meta["gatecrawl_not_modified"] = True
+        if response.status == 304 and request.meta.get(CONDITIONAL):
+            request.meta[NOT_MODIFIED] = True
             self.stats.inc_value("gatecrawl/recrawl/not_modified")
         return response

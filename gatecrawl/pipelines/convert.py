@@ -257,19 +257,19 @@ class ConvertPipeline:
             # Two captures of one page: keep the better one that passes validation.
             plain_result = await self._off_reactor(self._convert_plain, item, plain, probe) if plain is not None else None
             choice = choose_capture(
-                outcome_of(plain_result.evidence, plain_result.ok, plain_result.drop_reason) if plain_result is not None else None,
-                outcome_of(result.evidence, result.ok, result.drop_reason),
+                outcome_of(plain_result.packet, plain_result.ok, plain_result.drop_reason) if plain_result is not None else None,
+                outcome_of(result.packet, result.ok, result.drop_reason),
             )
             if choice.kept == "plain":
                 result = plain_result
-            result.evidence["capture_choice"] = choice.to_dict()
+            result.packet.capture_choice = choice.to_dict()
             self.stats.inc_value(f"gatecrawl/capture/{choice.reason}")
-        if result.drop_reason == "soft_404" and "soft_404_fingerprint" in ((result.evidence.get("validation_report") or {}).get("detail") or {}):
+        if result.drop_reason == "soft_404" and "soft_404_fingerprint" in ((result.packet.validation_report or {}).get("detail") or {}):
             self.stats.inc_value("gatecrawl/not_found_probe/matched")
-        embedded = result.evidence.get("embedded")
+        embedded = result.packet.embedded
         if embedded:  # a shell read from the data in its first response (core.embedded)
             self.stats.inc_value("gatecrawl/embedded/tried")
-            if result.evidence.get("reader") == "embedded_data":
+            if result.packet.reader == "embedded_data":
                 self.stats.inc_value("gatecrawl/embedded/kept")
             else:
                 self.stats.inc_value(f"gatecrawl/embedded/rejected/{embedded.get('rejected') or embedded.get('drop_reason') or 'unknown'}")
@@ -279,19 +279,19 @@ class ConvertPipeline:
         if not result.ok and (result.drop_reason == "shell_page" or deferred) and item.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.
-            presence = item.presence or result.evidence.get("fetch_gate")
+            presence = item.presence or result.packet.fetch_gate
             if escalate_item(self.crawler, item, presence):
                 self.stats.inc_value("gatecrawl/items/escalated")
                 raise DropItem(f"escalated to the browser: {item.url_final}", log_level="DEBUG")
-        ev = result.evidence
-        self.stats.inc_value("gatecrawl/stage_ms/convert", int(ev.get("conversion_ms") or 0))
+        packet = result.packet
+        self.stats.inc_value("gatecrawl/stage_ms/convert", int(packet.conversion_ms or 0))
         item.markdown = result.markdown
-        item.evidence = ev
+        item.packet = packet
         item.outcome = result.outcome
         item.drop_reason = result.drop_reason
         item.body = b""  # the raw body is not needed past this point
-        self.stats.inc_value(f"gatecrawl/reader/{ev.get('reader')}")
-        self.stats.inc_value(f"gatecrawl/page_type/{ev.get('page_type')}")
+        self.stats.inc_value(f"gatecrawl/reader/{packet.reader}")
+        self.stats.inc_value(f"gatecrawl/page_type/{packet.page_type}")
         if not result.ok:
             # Not dropped here: the export pipeline quarantines it, then leaves it out of the
             # feeds unless GATECRAWL_FEED_DROPPED.

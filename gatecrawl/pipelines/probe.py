@@ -34,6 +34,7 @@ from scrapy.http import HtmlResponse
 
 from gatecrawl.core import soft404
 from gatecrawl.engineport import EnginePort
+from gatecrawl.meta import NOT_FOUND_PROBE, SITEMAP, URL_REQUESTED
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -70,7 +71,7 @@ class NotFoundProber:
         rather than after it. Hosts a crawl only passes through (redirect hops) or that answer only
         errors are never probed."""
         meta = request.meta
-        if meta.get("gatecrawl_not_found_probe") or meta.get("gatecrawl_sitemap") or meta.get("dont_obey_robotstxt"):
+        if meta.get(NOT_FOUND_PROBE) or meta.get(SITEMAP) or meta.get("dont_obey_robotstxt"):
             return  # not the probe itself, a sitemap or robots.txt
         if response.status >= 400 or not isinstance(response, HtmlResponse):
             return
@@ -97,8 +98,8 @@ class NotFoundProber:
         # No cookies either way: the probe neither sends the jar's cookies nor stores the ones a
         # "not found" page sets (they would change the requests that follow).
         meta = {
-            "gatecrawl_not_found_probe": True,
-            "gatecrawl_url_requested": url,
+            NOT_FOUND_PROBE: True,
+            URL_REQUESTED: url,
             "dont_retry": True,
             "dont_merge_cookies": True,
             "download_slot": f"{host}#not-found-probe",

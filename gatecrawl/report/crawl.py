@@ -34,7 +34,8 @@ import json
 from typing import Any, Callable, Iterable, Mapping
 
 from gatecrawl.core.evidence import url_key as _url_key
-from gatecrawl.report.record import dump_json, key_safe, time_key
+from gatecrawl.report.record import dump_json, time_key
+from gatecrawl.store.keys import crawl_key, run_manifest_key, runs_prefix
 from gatecrawl.store.base import Store
 
 __all__ = [
@@ -48,16 +49,6 @@ __all__ = [
 ]
 
 CRAWL_MANIFEST_VERSION = "gatecrawl.crawl/1"
-CRAWLS_FOLDER = "crawls"
-
-def run_manifest_key(site: str, run_id: str) -> str:
-    """``<site>/runs/<run id>.json`` (the run id made key-safe)."""
-    return f"{site}/runs/{key_safe(run_id)}.json"
-
-
-def crawl_key(site: str, crawl_id: str) -> str:
-    """``<site>/crawls/<crawl id>.json`` (the crawl id made key-safe)."""
-    return f"{site}/{CRAWLS_FOLDER}/{key_safe(crawl_id)}.json"
 
 
 # -- merging (no I/O) ------------------------------------------------------------------
@@ -195,7 +186,7 @@ def _load(store: Store, key: str) -> dict[str, Any] | None:
 
 def _manifest_keys(store: Store, site: str) -> list[str]:
     """Every run manifest key of ``site`` (``<site>/runs/*.json``, not the reports below it)."""
-    prefix = f"{site}/runs/"
+    prefix = runs_prefix(site)
     return [k for k in store.list(prefix) if k.endswith(".json") and "/" not in k[len(prefix) :]]
 
 

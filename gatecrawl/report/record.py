@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping
 from gatecrawl.core.evidence import url_key
 from gatecrawl.core.redact import redact_obj, redact_text, redact_url
 from gatecrawl.store.base import Store
+from gatecrawl.store.keys import REPORTS_FOLDER, key_safe, report_keys, runs_prefix  # noqa: F401 - re-exported: keys live in store.keys
 
 __all__ = [
     "RECORD_VERSION",
@@ -40,26 +41,9 @@ __all__ = [
 ]
 
 RECORD_VERSION = "gatecrawl.report.record/1"
-REPORTS_FOLDER = "reports"
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^#{1,6}[ \t]+\S")
-
-
-_UNSAFE_KEY_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def key_safe(name: str) -> str:
-    """A run or crawl id made safe for a store key (runs of other characters become ``_``)."""
-    return _UNSAFE_KEY_CHARS.sub("_", str(name))
-
-
-def report_keys(site: str, run_id: str) -> dict[str, str]:
-    """Keys of a run's record, summary and HTML report (the run id made key-safe, as the
-    run manifest's key is)."""
-    safe = key_safe(run_id)
-    base = f"{site}/runs/{REPORTS_FOLDER}/{safe}"
-    return {"record": f"{base}.record.json", "summary": f"{base}.summary.json", "html": f"{base}.html"}
 
 
 def headings_from_markdown(markdown: str) -> list[str]:
@@ -206,7 +190,7 @@ def list_runs(store: Store, site: str) -> list[dict[str, Any]]:
     Each item: ``run_id``, ``finished_at``, ``started_at``, ``manifest_key`` (or None),
     ``record_key`` (or None)."""
     runs: dict[str, dict[str, Any]] = {}
-    prefix = f"{site}/runs/"
+    prefix = runs_prefix(site)
     rec_prefix = f"{prefix}{REPORTS_FOLDER}/"
     for key in store.list(prefix):
         rest = key[len(prefix) :]

@@ -40,6 +40,7 @@ from gatecrawl.items import PageCapture, first_headers
 from gatecrawl.middlewares.presence import forget_doc, response_doc
 from gatecrawl.spiders.args import parse_spider_args, split_userinfo
 from gatecrawl.store.recrawl import lastmod_not_after
+from gatecrawl.meta import EGRESS, ESCALATED_FROM, ESCALATION_REASON, NOT_MODIFIED, PLAIN_CAPTURE, PRESENCE, RENDER, RENDER_ATTEMPTS, SITEMAP, START_TIME, URL_REQUESTED, VIEWER_URL
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -188,7 +189,7 @@ class RecipeSpider(scrapy.Spider):
             callback=self.parse,
             errback=self.errback,
             headers=headers or None,
-            meta={"gatecrawl_start_time": time.monotonic(), "depth": depth, **meta},
+            meta={START_TIME: time.monotonic(), "depth": depth, **meta},
         )
         return self._routed(request)
 
@@ -197,7 +198,7 @@ class RecipeSpider(scrapy.Spider):
         routing, :mod:`gatecrawl.core.routing`), except the re-check share; a page with stored
         validators keeps its conditional plain fetch (a 304 spares the render too)."""
         model = getattr(self.crawler, "_gatecrawl_routing", None)
-        if model is None or not model.render_only(request.url) or request.meta.get("gatecrawl_viewer_url"):
+        if model is None or not model.render_only(request.url) or request.meta.get(VIEWER_URL):
             return request
         if self.recipe.render_policy_for(request.url)[0] != "auto":
             return request
@@ -214,7 +215,7 @@ class RecipeSpider(scrapy.Spider):
         stats.inc_value("gatecrawl/render/requested")
         stats.inc_value("gatecrawl/render/requested/routed")
         routed = render_request(request, request.url, "routed", None)
-        routed.meta["gatecrawl_escalated_from"] = "routing"
+        routed.meta[ESCALATED_FROM] = "routing"
         return routed
 
     async def start(self) -> AsyncIterator[Any]:
@@ -225,7 +226,7 @@ class RecipeSpider(scrapy.Spider):
             if self._admit(url):
                 yield self._request(url, credentials=True)
         for url in self.recipe.sitemaps:
-            yield scrapy.Request(url, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True}, dont_filter=True)
+            yield scrapy.Request(url, callback=self.parse_sitemap, errback=self.errback, meta={SITEMAP: True}, dont_filter=True)
 
     def parse_sitemap(self, response: Response) -> Any:
         from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
@@ -233,7 +234,7 @@ class RecipeSpider(scrapy.Spider):
         body = response.body
         if response.url.endswith("/robots.txt"):
             for u in sitemap_urls_from_robots(response.text, base_url=response.url):
-                yield scrapy.Request(u, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True})
+                yield scrapy.Request(u, callback=self.parse_sitemap, errback=self.errback, meta={SITEMAP: True})
             return
         try:
             sm = Sitemap(body)
@@ -246,7 +247,7 @@ class RecipeSpider(scrapy.Spider):
             if not loc:
                 continue
             if sm.type == "sitemapindex":
-                yield scrapy.Request(loc, callback=self.parse_sitemap, errback=self.errback, meta={"gatecrawl_sitemap": True})
+                yield scrapy.Request(loc, callback=self.parse_sitemap, errback=self.errback, meta={SITEMAP: True})
             elif self._allowed_follow(loc) and self._admit(loc):
                 prev = self._previous(loc) if self.recipe.sitemap_lastmod else None
                 if prev is not None and lastmod_not_after(entry.get("lastmod"), prev):
@@ -274,14 +275,14 @@ class RecipeSpider(scrapy.Spider):
 
     def _capture(self, response: Response) -> PageCapture:
         meta = response.meta
-        started = meta.get("gatecrawl_start_time")
+        started = meta.get(START_TIME)
         latency = int((time.monotonic() - started) * 1000) if started else None
         if meta.get("download_latency") is not None:
             self.crawler.stats.inc_value("gatecrawl/stage_ms/fetch", int(meta["download_latency"] * 1000))
         headers = first_headers(response.headers)
         rendered = "playwright" in (response.flags or [])
         return PageCapture(
-            url_requested=meta.get("gatecrawl_url_requested") or (meta.get("redirect_urls") or [response.url])[0],
+            url_requested=meta.get(URL_REQUESTED) or (meta.get("redirect_urls") or [response.url])[0],
             url_final=response.url,
             http_status=response.status,
             content_type=headers.get("content-type"),
@@ -291,13 +292,13 @@ class RecipeSpider(scrapy.Spider):
             latency_ms=latency,
             fetched_at=_utc_now(),
             depth=meta.get("depth", 0),
-            presence=meta.get("gatecrawl_presence"),
-            escalated_from=meta.get("gatecrawl_escalated_from"),
-            escalation_reason=meta.get("gatecrawl_escalation_reason"),
-            render=meta.get("gatecrawl_render"),
-            viewer_url=meta.get("gatecrawl_viewer_url"),
-            plain=meta.get("gatecrawl_plain_capture") if rendered else None,
-            render_attempts=int(meta.get("gatecrawl_render_attempts", 0) or 0),
+            presence=meta.get(PRESENCE),
+            escalated_from=meta.get(ESCALATED_FROM),
+            escalation_reason=meta.get(ESCALATION_REASON),
+            render=meta.get(RENDER),
+            viewer_url=meta.get(VIEWER_URL),
+            plain=meta.get(PLAIN_CAPTURE) if rendered else None,
+            render_attempts=int(meta.get(RENDER_ATTEMPTS, 0) or 0),
         )
 
     # -- changed-only recrawls (gatecrawl.store.recrawl) ---------------------------------
@@ -335,7 +336,7 @@ class RecipeSpider(scrapy.Spider):
     def parse(self, response: Response) -> Any:
         self.crawler.stats.inc_value("gatecrawl/pages/seen")
         depth = response.meta.get("depth", 0)
-        if response.meta.get("gatecrawl_not_modified"):
+        if response.meta.get(NOT_MODIFIED):
             prev = self._previous(response.url)
             if prev is not None:
                 capture = self._capture(response)
@@ -416,7 +417,7 @@ class RecipeSpider(scrapy.Spider):
 
     def errback(self, failure: Failure) -> Any:
         request = failure.request  # type: ignore[attr-defined]
-        if request.meta.get("gatecrawl_sitemap"):
+        if request.meta.get(SITEMAP):
             self.crawler.stats.inc_value("gatecrawl/sitemap/failed")
             return
         self.crawler.stats.inc_value("gatecrawl/pages/seen")
@@ -427,7 +428,7 @@ class RecipeSpider(scrapy.Spider):
             reason = Reason.RENDER_FAILED
         self.crawler.stats.inc_value(f"gatecrawl/fetch/failed/{reason}")
         yield PageCapture(
-            url_requested=request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0],
+            url_requested=request.meta.get(URL_REQUESTED) or (request.meta.get("redirect_urls") or [request.url])[0],
             url_final=request.url,
             http_status=None,
             reader="render" if request.meta.get("playwright") else "http",
@@ -435,11 +436,11 @@ class RecipeSpider(scrapy.Spider):
             depth=request.meta.get("depth", 0),
             error=detail,
             error_reason=reason,
-            egress=request.meta.get("gatecrawl_egress") if reason in (Reason.EGRESS_BLOCKED, Reason.SCHEME_BLOCKED) else None,
-            presence=request.meta.get("gatecrawl_presence"),
-            escalated_from=request.meta.get("gatecrawl_escalated_from"),
-            escalation_reason=request.meta.get("gatecrawl_escalation_reason"),
-            render=request.meta.get("gatecrawl_render"),
-            plain=request.meta.get("gatecrawl_plain_capture") if request.meta.get("playwright") else None,
-            render_attempts=int(request.meta.get("gatecrawl_render_attempts", 0) or 0),
+            egress=request.meta.get(EGRESS) if reason in (Reason.EGRESS_BLOCKED, Reason.SCHEME_BLOCKED) else None,
+            presence=request.meta.get(PRESENCE),
+            escalated_from=request.meta.get(ESCALATED_FROM),
+            escalation_reason=request.meta.get(ESCALATION_REASON),
+            render=request.meta.get(RENDER),
+            plain=request.meta.get(PLAIN_CAPTURE) if request.meta.get("playwright") else None,
+            render_attempts=int(request.meta.get(RENDER_ATTEMPTS, 0) or 0),
         )

@@ -1,9 +1,11 @@
 """Where packets and Markdown go. ``open_store(uri)`` picks the backend by scheme:
 ``file://`` (or a plain path) for a local folder, the embedded default; ``s3://`` for S3.
 
-Keys are relative, '/'-separated: ``<site>/pages/<sha256>.md``, ``<site>/pages/<sha256>.json``,
-``<site>/quarantine/<sha256>.json``, ``<site>/runs/<run id>.json``, and for a distributed crawl
-``<site>/crawls/<crawl id>.json`` (its run manifests merged, :mod:`gatecrawl.report.crawl`).
+Owns: the store backends (``local``, ``s3`` with its upload spool), the key layout
+(:mod:`gatecrawl.store.keys`: every key, relative and '/'-separated), the store settings
+(:class:`gatecrawl.store.config.StoreConfig`), object identity (:mod:`gatecrawl.store.identity`),
+what changed-only recrawls start from (:mod:`gatecrawl.store.recrawl`) and spill files
+(:mod:`gatecrawl.store.spill`). No Scrapy imports.
 """
 
 from __future__ import annotations
@@ -12,20 +14,13 @@ import re
 from typing import Any, Mapping
 
 from gatecrawl.store.base import Store, StoreError
+from gatecrawl.store.keys import page_keys
 from gatecrawl.store.local import LocalStore
 
 __all__ = ["Store", "StoreError", "LocalStore", "check_store_uri", "open_store", "page_keys"]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _S3 = re.compile(r"^s3://(?:[^@/\s]+@)?[A-Za-z0-9][A-Za-z0-9._\-]{1,62}(?:/.*)?$")
-
-
-def page_keys(site: str, url_key: str) -> dict[str, str]:
-    return {
-        "markdown": f"{site}/pages/{url_key}.md",
-        "packet": f"{site}/pages/{url_key}.json",
-        "quarantine": f"{site}/quarantine/{url_key}.json",
-    }
 
 
 def check_store_uri(uri: Any) -> None:

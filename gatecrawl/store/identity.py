@@ -14,7 +14,7 @@ import hashlib
 import json
 from typing import Any
 
-__all__ = ["VOLATILE_FIELDS", "VOLATILE_RENDER_FIELDS", "identity_sha256", "run_facts", "stable_view"]
+__all__ = ["VOLATILE_FIELDS", "VOLATILE_RENDER_FIELDS", "identity_sha256", "object_metadata", "run_facts", "stable_view"]
 
 # Per-run facts: the run id, wall-clock times, and every duration (any field named ``*_ms``, at any
 # depth: latency, conversion, render timings) plus timing-driven counters of the renderer.
@@ -90,3 +90,16 @@ def identity_sha256(key: str, data: bytes) -> str:
             canon = json.dumps(stable_view(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
             return hashlib.sha256(canon.encode("utf-8")).hexdigest()
     return hashlib.sha256(data).hexdigest()
+
+
+def object_metadata(key: str, data: bytes, recipe_digest: str = "") -> dict[str, str]:
+    """The metadata every stored object carries: its bytes' and its identity's sha256, the packet
+    schema version and the recipe digest (empty for run-level documents)."""
+    from gatecrawl.core.evidence import SCHEMA_VERSION
+
+    return {
+        "content-sha256": hashlib.sha256(data).hexdigest(),
+        "identity-sha256": identity_sha256(key, data),
+        "schema-version": SCHEMA_VERSION,
+        "recipe-digest": recipe_digest,
+    }

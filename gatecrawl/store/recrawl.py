@@ -42,6 +42,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from w3lib.url import canonicalize_url
 
 from gatecrawl.store.base import Store
+from gatecrawl.store.keys import changes_key, state_key  # noqa: F401 - re-exported: keys live in store.keys
 
 __all__ = [
     "CHANGES_VERSION",
@@ -66,14 +67,6 @@ _STATE_FIELDS = (
 )
 
 
-def state_key(site: str) -> str:
-    return f"{site}/recrawl.jsonl"
-
-
-def changes_key(site: str, run_id: str) -> str:
-    from gatecrawl.report.record import key_safe
-
-    return f"{site}/runs/changes/{key_safe(run_id)}.json"
 
 
 def canonical(url: str) -> str:

@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 
 from gatecrawl.core.redact import redact_text, redact_url
 from gatecrawl.store.base import Store, StoreError
+from gatecrawl.store.config import DEFAULT_FLUSH_TIMEOUT, DEFAULT_SPOOL_DIR
 from gatecrawl.store.identity import identity_sha256
 from gatecrawl.store.spool import Spool, SpoolEntry, SpoolError
 
@@ -102,14 +103,14 @@ class S3Config:
     region: str | None = None
     use_ssl: bool | None = None
     verify: Any = None
-    spool_dir: str = ".gatecrawl-spool"
+    spool_dir: str = DEFAULT_SPOOL_DIR
     threads: int = 4
     max_attempts: int = 5
     timeout: float = 10.0
     addressing_style: str | None = None
     breaker_failures: int = 3
     breaker_cooldown: float = 30.0
-    flush_timeout: float = 300.0
+    flush_timeout: float = DEFAULT_FLUSH_TIMEOUT
 
     def __repr__(self) -> str:  # never show credentials
         return f"S3Config(bucket={self.bucket!r}, prefix={self.prefix!r}, endpoint_url={self.endpoint_url!r})"
@@ -143,14 +144,14 @@ class S3Config:
             region=options.get("AWS_REGION_NAME") or None,
             use_ssl=_as_bool(options.get("AWS_USE_SSL"), None),
             verify=verify if verify not in ("",) else None,
-            spool_dir=str(options.get("GATECRAWL_SPOOL_DIR") or ".gatecrawl-spool"),
+            spool_dir=str(options.get("GATECRAWL_SPOOL_DIR") or DEFAULT_SPOOL_DIR),
             threads=threads,
             max_attempts=max(1, _as_int(options.get("GATECRAWL_S3_MAX_ATTEMPTS"), 5)),
             timeout=_as_float(options.get("GATECRAWL_S3_TIMEOUT"), 10.0),
             addressing_style=style,
             breaker_failures=max(1, _as_int(options.get("GATECRAWL_S3_BREAKER_FAILURES"), 3)),
             breaker_cooldown=max(0.0, _as_float(options.get("GATECRAWL_S3_BREAKER_COOLDOWN"), 30.0)),
-            flush_timeout=max(0.0, _as_float(options.get("GATECRAWL_EXPORT_FLUSH_TIMEOUT"), 300.0)),
+            flush_timeout=max(0.0, _as_float(options.get("GATECRAWL_EXPORT_FLUSH_TIMEOUT"), DEFAULT_FLUSH_TIMEOUT)),
         )
 
 

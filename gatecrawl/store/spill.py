@@ -258,7 +258,9 @@ def sorted_records(
 def open_spill(spool_dir: str | os.PathLike[str] | None, prefix: str) -> SpillDir:
     """A :class:`SpillDir` under ``<spool_dir>/spill`` (``GATECRAWL_SPOOL_DIR``), or under the
     system temporary folder when that one cannot be created."""
-    base = Path(spool_dir or ".gatecrawl-spool") / "spill"
+    from gatecrawl.store.config import DEFAULT_SPOOL_DIR
+
+    base = Path(spool_dir or DEFAULT_SPOOL_DIR) / "spill"
     try:
         return SpillDir(base, prefix)
     except OSError as exc:
