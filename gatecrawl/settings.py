@@ -156,11 +156,18 @@ GATECRAWL_REDIS_POLL_INTERVAL = 1.0
 # Deliveries of one task before it is parked in <prefix>:...:dead instead of fetched again.
 GATECRAWL_REDIS_MAX_DELIVERIES = 3
 
+# Converts the pages a callback captured, where a shell found by the gate can be answered with
+# its browser request (one way into the browser: a request handed back to Scrapy).
+SPIDER_MIDDLEWARES = {
+    "gatecrawl.middlewares.convert.ConvertMiddleware": 600,
+}
 ITEM_PIPELINES = {
     "gatecrawl.pipelines.convert.ConvertPipeline": 300,
     "gatecrawl.pipelines.export.ExportPipeline": 900,
 }
 DOWNLOADER_MIDDLEWARES = {
+    # Before anything else: a spider's request waits while the conversion pool is full.
+    "gatecrawl.middlewares.convert.ConvertBackpressureMiddleware": 30,
     # First of all: refuse destinations outside the egress policy and pin vetted addresses.
     "gatecrawl.egress.middleware.EgressMiddleware": 40,
     # Off-site requests (redirect hops included) are refused with a typed reason and a packet.

@@ -48,18 +48,13 @@ def test_every_meta_key_is_documented():
     assert set(re.findall(r"`(gatecrawl_[a-z_]+)`", table)) == set(meta.ALL)
 
 
-# Modules still spelling meta keys instead of naming gatecrawl.meta's constants (issue 17): they
-# are being reworked on other branches; drop an entry once its module uses the constants.
-META_LITERALS_PENDING = {"middlewares/render.py"}
-
-
 def test_meta_keys_are_named_in_one_module():
     spelled = set()
     for path in (ROOT / "gatecrawl").rglob("*.py"):
         rel = path.relative_to(ROOT / "gatecrawl").as_posix()
         if rel != "meta.py" and re.search(r"[\"']gatecrawl_[a-z_]+[\"']", path.read_text("utf-8")):
             spelled.add(rel)
-    assert spelled <= META_LITERALS_PENDING, sorted(spelled - META_LITERALS_PENDING)
+    assert not spelled, sorted(spelled)  # every module names gatecrawl.meta's constants
 
 
 def test_readme_command_examples_name_spiders_that_exist():

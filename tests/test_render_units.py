@@ -119,29 +119,24 @@ def test_middleware_escalates_once():
     assert crawler.stats.get_value("gatecrawl/render/max_reached") == 1
 
 
-class _Engine:
-    def __init__(self):
-        self.crawled = []
-
-    def crawl(self, request):
-        self.crawled.append(request)
-
-
 def test_pipeline_escalation_at_most_once():
     """A capture of a render request is never escalated again, even when what answered it
-    looked plain (a cache, a proxy): the pipeline's escalation honours the same attempt bound."""
+    looked plain (a cache, a proxy): the escalation after conversion honours the same attempt
+    bound. It builds the request (ConvertMiddleware yields it); nothing is scheduled here."""
     from gatecrawl.items import PageCapture
-    from gatecrawl.middlewares.render import escalate_item
+    from gatecrawl.middlewares.render import Escalation
 
     _, crawler = _mw()
     crawler.spider.parse = crawler.spider.errback = lambda *a: None
-    crawler.engine = _Engine()
-    first = PageCapture(url_requested="http://x/a", url_final="http://x/a", http_status=200, reader="http", body=b"<div id=root></div>")
-    assert escalate_item(crawler, first, {"needs_render": True}) is True
-    assert crawler.engine.crawled[0].meta["gatecrawl_render_attempts"] == 1
+    escalation = Escalation(crawler.settings, crawler.stats)
+    first = PageCapture(url_requested="http://x/a", url_final="http://x/a", http_status=200, reader="http", body=b"<div id=root></div>", depth=2)
+    request = escalation.request_for(crawler.spider, first, {"needs_render": True})
+    assert request is not None and request.meta["gatecrawl_render_attempts"] == 1 and request.meta["playwright"]
+    assert request.meta["depth"] == 2 and request.dont_filter
+    assert crawler.stats.get_value("gatecrawl/render/requested/pipeline_shell_page") == 1
     again = PageCapture(url_requested="http://x/a", url_final="http://x/a", http_status=200, reader="http", body=b"<div id=root></div>", render_attempts=1)
-    assert escalate_item(crawler, again, {"needs_render": True}) is False
-    assert len(crawler.engine.crawled) == 1
+    assert escalation.request_for(crawler.spider, again, {"needs_render": True}) is None
+    assert crawler.stats.get_value("gatecrawl/render/requested") == 1
     assert crawler.stats.get_value("gatecrawl/render/max_reached") == 1
 
 

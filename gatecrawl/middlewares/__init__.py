@@ -1,1 +1,2 @@
-"""Downloader middlewares (thin adapters around the pure core)."""
+"""Downloader middlewares (thin adapters around the pure core), and the one spider middleware,
+``convert.ConvertMiddleware`` (conversion of captured pages, escalation of shells it finds)."""

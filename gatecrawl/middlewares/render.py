@@ -17,8 +17,10 @@ counter ``gatecrawl_render_attempts`` (at most ``GATECRAWL_RENDER_MAX_ATTEMPTS``
 ``gatecrawl_escalated_from="http"`` and ``gatecrawl_escalation_reason``; the presence verdict
 (with its score) stays in ``gatecrawl_presence``. The spider callback therefore sees the
 rendered DOM, and links that exist only after rendering are followed. Error statuses (>= 400)
-are never rendered. ``ConvertPipeline`` calls :func:`escalate_item` when the extraction gate
-flags a page that was not rendered: the same request shape, the same counter.
+are never rendered. When conversion flags a plain page as a shell after all (the extraction
+gate, or a shell's embedded data that failed), :class:`Escalation` builds the same request
+with the same counter, and the spider middleware ``ConvertMiddleware`` yields it in place of
+the capture: both ways end as a request handed back to Scrapy, which schedules it.
 
 ``BrowserPageMiddleware`` (priority 950, next to the download handler) dresses every render
 request for scrapy-playwright: the site's browser context (``playwright_context``, recycled
@@ -66,6 +68,7 @@ from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderT
 from gatecrawl.core.convert import page_type
 from gatecrawl.items import first_headers
 from gatecrawl.middlewares.recrawl import strip_conditional
+from gatecrawl.meta import CONDITIONAL, ESCALATED_FROM, ESCALATION_REASON, NOT_MODIFIED, PLAIN_CAPTURE, PRESENCE, RENDER, RENDER_ATTEMPTS, START_TIME, URL_REQUESTED
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -74,7 +77,7 @@ if TYPE_CHECKING:
 
     from gatecrawl.core.recipes import Recipe
 
-__all__ = ["RenderMiddleware", "BrowserPageMiddleware", "render_decision", "render_request", "plain_capture", "escalate_item"]
+__all__ = ["RenderMiddleware", "BrowserPageMiddleware", "Escalation", "render_decision", "render_request", "plain_capture"]
 
 logger = logging.getLogger(__name__)
 
@@ -121,13 +124,13 @@ def plain_capture(url: str, status: int, headers: dict, body: bytes, max_bytes: 
 def render_request(request: Request, url: str, reason: str, plain: dict | None = None) -> Request:
     """The browser request for ``request``: one more attempt, playwright meta, not filtered.
     ``plain`` (from :func:`plain_capture`) rides along as ``gatecrawl_plain_capture``."""
-    meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright") and k != "gatecrawl_conditional"}
-    meta["gatecrawl_plain_capture"] = plain
-    meta["gatecrawl_url_requested"] = request.meta.get("gatecrawl_url_requested") or (request.meta.get("redirect_urls") or [request.url])[0]
-    meta["gatecrawl_render_attempts"] = int(request.meta.get("gatecrawl_render_attempts", 0)) + 1
-    meta["gatecrawl_escalated_from"] = "http"
-    meta["gatecrawl_escalation_reason"] = reason
-    meta["gatecrawl_render"] = {}
+    meta = {k: v for k, v in request.meta.items() if k not in _TRANSIENT_META and not k.startswith("playwright") and k != CONDITIONAL}
+    meta[PLAIN_CAPTURE] = plain
+    meta[URL_REQUESTED] = request.meta.get(URL_REQUESTED) or (request.meta.get("redirect_urls") or [request.url])[0]
+    meta[RENDER_ATTEMPTS] = int(request.meta.get(RENDER_ATTEMPTS, 0)) + 1
+    meta[ESCALATED_FROM] = "http"
+    meta[ESCALATION_REASON] = reason
+    meta[RENDER] = {}
     meta["playwright"] = True
     # Never answered from (nor stored in) Scrapy's HTTP cache: the cache keys ignore meta, so it
     # would answer the render with the cached plain shell (HTTPCACHE_ENABLED looped on shells).
@@ -157,7 +160,7 @@ class RenderMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Request | Response:
-        if request.meta.get("playwright") or "playwright" in (response.flags or []) or request.meta.get("gatecrawl_not_modified"):
+        if request.meta.get("playwright") or "playwright" in (response.flags or []) or request.meta.get(NOT_MODIFIED):
             return response
         if not isinstance(response, HtmlResponse):
             return response
@@ -169,17 +172,17 @@ class RenderMiddleware:
             # A PDF served as text/html goes to the PDF reader, never to Chromium (render=force too).
             self.stats.inc_value("gatecrawl/render/skipped/pdf")
             return response
-        reason, why = render_decision(recipe, response.url, request.meta.get("gatecrawl_presence"), response.status)
+        reason, why = render_decision(recipe, response.url, request.meta.get(PRESENCE), response.status)
         if reason is None:
-            if why in ("policy_skip", "http_status", "bot_challenge") and (request.meta.get("gatecrawl_presence") or {}).get("needs_render"):
+            if why in ("policy_skip", "http_status", "bot_challenge") and (request.meta.get(PRESENCE) or {}).get("needs_render"):
                 self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
             return response
-        if reason == "shell_page" and (request.meta.get("gatecrawl_presence") or {}).get("embedded_sources"):
-            # The shell carries its data: the converter reads the content from it first and the
-            # item pipeline escalates the page (escalate_item) only when that content fails.
+        if reason == "shell_page" and (request.meta.get(PRESENCE) or {}).get("embedded_sources"):
+            # The shell carries its data: the converter reads the content from it first and
+            # ConvertMiddleware escalates the page (Escalation) only when that content fails.
             self.stats.inc_value("gatecrawl/render/deferred/embedded_data")
             return response
-        if int(request.meta.get("gatecrawl_render_attempts", 0)) >= self.max_attempts:
+        if int(request.meta.get(RENDER_ATTEMPTS, 0)) >= self.max_attempts:
             self.stats.inc_value("gatecrawl/render/max_reached")
             return response
         _stats_requested(self.stats, reason)
@@ -190,43 +193,52 @@ class RenderMiddleware:
         return render_request(request, response.url, reason, plain)
 
 
-def escalate_item(crawler: Crawler, item: Any, presence: dict | None) -> bool:
-    """Re-request a plain-HTTP page through the browser after the item pipeline's gate flagged
-    it (the same request shape and counter as the middleware). True when scheduled."""
-    settings = crawler.settings
-    if item.reader != "http" or not settings.getbool("GATECRAWL_RENDER_ENABLED"):
-        return False
-    spider = crawler.spider
-    recipe = getattr(spider, "recipe", None)
-    if recipe is None or crawler.engine is None:
-        return False
-    reason, why = render_decision(recipe, item.url_final, dict(presence or {}, needs_render=True), item.http_status or 200)
-    if reason is None:
-        if item.presence is None:  # else RenderMiddleware already counted it
-            crawler.stats.inc_value(f"gatecrawl/render/skipped/{why}")
-        return False
-    if settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS") <= int(getattr(item, "render_attempts", 0) or 0):
-        crawler.stats.inc_value("gatecrawl/render/max_reached")
-        return False
-    if reason == "shell_page":
-        reason = "embedded_data_failed" if (presence or {}).get("embedded_sources") else "pipeline_shell_page"
-    plain = scrapy.Request(
-        item.url_final,
-        callback=spider.parse,
-        errback=spider.errback,
-        meta={
-            "depth": item.depth or 0,
-            "gatecrawl_start_time": time.monotonic(),
-            "gatecrawl_url_requested": item.url_requested,
-            "gatecrawl_presence": presence,
-        },
-    )
-    _stats_requested(crawler.stats, reason)
-    capture = plain_capture(item.url_final, item.http_status or 200, item.headers, item.body, settings.getint("GATECRAWL_RENDER_FALLBACK_MAX_BYTES"))
-    if capture is None:
-        crawler.stats.inc_value("gatecrawl/render/fallback/not_carried")
-    crawler.engine.crawl(render_request(plain, item.url_final, reason, capture))
-    return True
+class Escalation:
+    """The browser request for a plain capture that conversion found to be a shell, built with
+    the same shape and the same attempt counter as :class:`RenderMiddleware`'s. Settings are
+    read once, here; :class:`gatecrawl.middlewares.convert.ConvertMiddleware` yields the request
+    in place of the capture (Scrapy schedules it: no component calls the engine)."""
+
+    def __init__(self, settings: Any, stats: Any) -> None:
+        self.enabled = settings.getbool("GATECRAWL_RENDER_ENABLED")
+        self.max_attempts = settings.getint("GATECRAWL_RENDER_MAX_ATTEMPTS")
+        self.fallback_max = settings.getint("GATECRAWL_RENDER_FALLBACK_MAX_BYTES")
+        self.stats = stats
+
+    def request_for(self, spider: Any, item: Any, presence: dict | None) -> Request | None:
+        """The render request for ``item`` (a plain-HTTP capture), or None when it must not be
+        rendered (counted as the middleware counts it)."""
+        if item.reader != "http" or not self.enabled:
+            return None
+        recipe = getattr(spider, "recipe", None)
+        if recipe is None:
+            return None
+        reason, why = render_decision(recipe, item.url_final, dict(presence or {}, needs_render=True), item.http_status or 200)
+        if reason is None:
+            if item.presence is None:  # else RenderMiddleware already counted it
+                self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
+            return None
+        if self.max_attempts <= int(getattr(item, "render_attempts", 0) or 0):
+            self.stats.inc_value("gatecrawl/render/max_reached")
+            return None
+        if reason == "shell_page":
+            reason = "embedded_data_failed" if (presence or {}).get("embedded_sources") else "pipeline_shell_page"
+        plain = scrapy.Request(
+            item.url_final,
+            callback=spider.parse,
+            errback=spider.errback,
+            meta={
+                "depth": item.depth or 0,
+                START_TIME: time.monotonic(),
+                URL_REQUESTED: item.url_requested,
+                PRESENCE: presence,
+            },
+        )
+        _stats_requested(self.stats, reason)
+        capture = plain_capture(item.url_final, item.http_status or 200, item.headers, item.body, self.fallback_max)
+        if capture is None:
+            self.stats.inc_value("gatecrawl/render/fallback/not_carried")
+        return render_request(plain, item.url_final, reason, capture)
 
 
 class BrowserPageMiddleware:
@@ -256,7 +268,7 @@ class BrowserPageMiddleware:
         self.stats.inc_value(f"gatecrawl/browser/aborted/{resource_type}")
 
     def process_request(self, request: Request) -> None:
-        if not request.meta.get("playwright") or "gatecrawl_render_attempts" not in request.meta:
+        if not request.meta.get("playwright") or RENDER_ATTEMPTS not in request.meta:
             return None
         from scrapy_playwright.page import PageMethod
 
@@ -275,7 +287,7 @@ class BrowserPageMiddleware:
         )
         self._sessions[request] = (session, name)
         meta = request.meta
-        meta["gatecrawl_render"] = session.report
+        meta[RENDER] = session.report
         meta["playwright_include_page"] = True
         meta["playwright_context"] = name
         meta["playwright_context_kwargs"] = opts.context_kwargs()

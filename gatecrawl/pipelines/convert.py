@@ -10,9 +10,18 @@ HTML conversion runs in a bounded pool of worker processes (``GATECRAWL_CONVERT_
 the default: :mod:`gatecrawl.core.convertpool`, one worker per core unless
 ``GATECRAWL_CONVERT_WORKERS``) or threads (``thread``), never on the reactor thread, so a slow
 page cannot stall fetching and exporting of the others (T33), and in processes conversion uses
-every core; the pool's size bounds how many pages are converted, and held in memory, at once.
-A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is dropped as ``too_complex`` before it is
-parsed.
+every core. A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is dropped as ``too_complex``
+before it is parsed.
+
+Where conversion runs: the pages a spider callback captured are converted by the spider
+middleware :class:`gatecrawl.middlewares.convert.ConvertMiddleware`, which calls
+:meth:`ConvertPipeline.convert_capture` and, when the gate asks for the browser after all,
+yields the render request in place of the capture. This pipeline converts the captures that do
+not pass through spider middlewares (an errback's failed fetch, a URL refused before it was
+requested) and passes converted ones on unchanged. Back-pressure: while 4 pages per worker wait
+for conversion, :meth:`ConvertPipeline.room` holds a spider's new request in the downloader
+middleware ``ConvertBackpressureMiddleware`` (so the engine takes no more from the scheduler);
+no component pauses the engine.
 
 Settings: ``GATECRAWL_PDF_WORKERS`` (size of the PDF worker-process pool),
 ``GATECRAWL_CONVERT_POOL``, ``GATECRAWL_CONVERT_WORKERS``, ``GATECRAWL_MAX_DOM_NODES``.
@@ -21,7 +30,8 @@ through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``g
 ``gatecrawl/reader/<reader>``, ``gatecrawl/page_type/<type>``, ``gatecrawl/embedded/{tried,kept}``,
 ``gatecrawl/embedded/rejected/<why>`` (a shell's embedded data not used: why, or the drop reason), ``gatecrawl/capture/<reason>``
 (the choice between an escalated page's plain and rendered captures), ``gatecrawl/stage_ms/convert``
-(conversion time, summed over the pages), ``gatecrawl/convert/pool_restarted`` (a worker process died).
+(conversion time, summed over the pages), ``gatecrawl/convert/pool_restarted`` (a worker process died),
+``gatecrawl/convert/backpressure`` (a spider request held until the pool had room).
 """
 
 from __future__ import annotations
@@ -31,8 +41,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from scrapy import signals
-from scrapy.exceptions import DropItem
-
 from scrapy.utils.asyncio import run_in_thread
 
 from gatecrawl.core.capture import choose_capture, outcome_of
@@ -44,17 +52,18 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, FetchInfo, convert, page_type
 from gatecrawl.core.convertpool import ConvertProcessPool, default_workers, replay_logs
 from gatecrawl.items import PageCapture
-from gatecrawl.middlewares.render import escalate_item
 from gatecrawl.pipelines.probe import NotFoundProber
 
+#: pages waiting for conversion per conversion worker before new requests wait (back-pressure)
+CONVERT_WAITING_PER_WORKER = 4
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy import Request
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
-
-
-#: pages waiting for conversion per conversion thread before the engine pauses (back-pressure)
-CONVERT_WAITING_PER_WORKER = 4
 
 
 class ConvertPipeline:
@@ -69,13 +78,15 @@ class ConvertPipeline:
         self._procs: ConvertProcessPool | None = None
         self.max_dom_nodes = crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
         self._pool: ThreadPool | None = None
-        # Back-pressure: while this many pages wait for (or are in) conversion, the engine takes
-        # no new requests; it resumes when half of them are done. Without it, downloads run ahead
-        # of the conversion threads and the waiting pages pile up in memory (the 5,000-page soak:
-        # crawler peak 650 MB instead of 140 MB).
+        # Back-pressure: while this many pages wait for (or are in) conversion, the spider's new
+        # requests wait in ConvertBackpressureMiddleware (holding their downloader slots, so the
+        # engine takes no more from the scheduler) until fewer do. Without it, downloads of small
+        # pages run ahead of conversion (Scrapy's scraper slot counts bytes, at least 1 KB a
+        # response, 5 MB in all): the 5,000-page soak peaked at 650 MB instead of 140 MB, and a
+        # distributed worker held so many tasks that its heartbeat came late.
         self.max_waiting = CONVERT_WAITING_PER_WORKER * self.convert_workers
         self._waiting = 0
-        self._paused = False
+        self._waiters: list[Any] = []
         self.prober = NotFoundProber.from_crawler(crawler)
         crawler.signals.connect(self.prober.on_response, signal=signals.response_received)
 
@@ -110,8 +121,6 @@ class ConvertPipeline:
         from twisted.internet import reactor
 
         self._waiting += 1
-        if self._waiting >= self.max_waiting and not self._paused:
-            self._set_paused(True)
         try:
             call = fn(*args)
             pool = self._start_pool()
@@ -119,9 +128,29 @@ class ConvertPipeline:
                 return await self._in_process(call)
             return await maybe_deferred_to_future(deferToThreadPool(reactor, pool, lambda: convert(*call[0], **call[1])))
         finally:
-            self._waiting -= 1
-            if self._paused and self._waiting <= self.max_waiting // 2:
-                self._set_paused(False)
+            self._converted()
+
+    def _converted(self) -> None:
+        """One page left the pool: requests waiting for room go on once fewer than
+        ``max_waiting`` pages wait."""
+        self._waiting -= 1
+        if self._waiters and self._waiting < self.max_waiting:
+            waiters, self._waiters = self._waiters, []
+            for fut in waiters:
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def room(self) -> None:
+        """Return once fewer than ``max_waiting`` pages wait for conversion."""
+        if self._waiting < self.max_waiting:
+            return
+        import asyncio
+
+        self.stats.inc_value("gatecrawl/convert/backpressure")
+        while self._waiting >= self.max_waiting:
+            fut = asyncio.get_running_loop().create_future()
+            self._waiters.append(fut)
+            await fut
 
     async def _in_process(self, call: tuple[tuple, dict]) -> Any:
         """``convert()`` in a worker process; a page whose worker died is converted in a thread."""
@@ -153,22 +182,6 @@ class ConvertPipeline:
             return await maybe_deferred_to_future(deferToThreadPool(reactor, self._start_pool(), lambda: convert(*args, **kwargs)))
         replay_logs(records)
         return result
-
-    def _set_paused(self, paused: bool) -> None:
-        try:
-            engine = self.crawler.engine
-        except (AttributeError, RuntimeError):  # no engine (a unit test): nothing to hold back
-            return
-        self._paused = paused
-        if paused:
-            engine.pause()
-            self.stats.inc_value("gatecrawl/convert/backpressure")
-            return
-        engine.unpause()
-        slot = getattr(engine, "_slot", None)  # resume now, not at the engine's next heartbeat
-        nextcall = getattr(slot, "nextcall", None)
-        if nextcall is not None:
-            nextcall.schedule()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ConvertPipeline:
@@ -236,8 +249,16 @@ class ConvertPipeline:
         return await self.prober.probe_for(item.url_final)
 
     async def process_item(self, item: Any) -> Any:
-        if not isinstance(item, PageCapture):
-            return item
+        if not isinstance(item, PageCapture) or item.packet is not None:
+            return item  # not a page, or converted already (by ConvertMiddleware)
+        result = await self.convert_capture(item)
+        assert result is item  # no escalation here: a pipeline cannot answer with a request
+        return item
+
+    async def convert_capture(self, item: PageCapture, escalate: Callable[[PageCapture, dict | None], Request | None] | None = None) -> PageCapture | Request:
+        """Convert ``item`` in place and return it; or, when conversion found a plain page to be
+        a shell and ``escalate`` returns the browser request for it, return that request (the
+        plain capture is not exported)."""
         if item.not_modified and item.previous is not None:
             # The stored copy stands (a 304, or a sitemap lastmod skip): nothing to convert; the
             # outcome stays what was stored, and the export pipeline rewrites nothing.
@@ -276,13 +297,13 @@ class ConvertPipeline:
         # A shell RenderMiddleware left to the embedded-data reader goes to the browser when it was
         # not kept, whatever its plain page was dropped for (as the middleware would have sent it).
         deferred = item.reader == "http" and bool((item.presence or {}).get("embedded_sources"))
-        if not result.ok and (result.drop_reason == "shell_page" or deferred) and item.reader == "http":
+        if escalate is not None and not result.ok and (result.drop_reason == "shell_page" or deferred) and item.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.
-            presence = item.presence or result.packet.fetch_gate
-            if escalate_item(self.crawler, item, presence):
+            request = escalate(item, item.presence or result.packet.fetch_gate)
+            if request is not None:
                 self.stats.inc_value("gatecrawl/items/escalated")
-                raise DropItem(f"escalated to the browser: {item.url_final}", log_level="DEBUG")
+                return request
         packet = result.packet
         self.stats.inc_value("gatecrawl/stage_ms/convert", int(packet.conversion_ms or 0))
         item.markdown = result.markdown
