@@ -9,6 +9,15 @@ or the spider, which is what Scrapy's ``ExecutionEngine.download_async`` does (S
 engine is touched here and nowhere else in those components, and a test can hand a component a
 port that answers from a table.
 
+Requests found outside a callback. A changed-only recrawl asks, once the crawl is idle, for the
+pages an earlier run kept and this run did not reach; no callback is running then, so the spider
+hands them to :meth:`EnginePort.schedule` (Scrapy's ``ExecutionEngine.crawl``, the documented
+way for a ``spider_idle`` handler).
+
+The distributed scheduler (:mod:`gatecrawl.distributed.scheduler`) wakes the engine when work
+appears in the shared frontier (:meth:`EnginePort.wake`) and acknowledges a task when the
+scraper is done with its response (:meth:`EnginePort.scraper_slot`).
+
 Diagnostics: the progress line shows the distributed frontier's depths
 (:meth:`EnginePort.scheduler_queue`) and the SIGUSR2 stack dump the engine's status
 (:meth:`EnginePort.status`); both through the port as well.
@@ -38,6 +47,21 @@ class EnginePort:
         scheduler and the spider; raises what the download raises (and RuntimeError before the
         crawl has started: no engine yet)."""
         return await self._crawler.engine.download_async(request)
+
+    def schedule(self, request: Request) -> None:
+        """Queue ``request`` in the scheduler, as a callback's yielded request would be."""
+        self._crawler.engine.crawl(request)
+
+    def wake(self) -> None:
+        """Ask the engine to pull from the scheduler now rather than at its next heartbeat (5 s).
+        Uses the engine's private ``_slot.nextcall``; without it the heartbeat still works."""
+        nextcall = getattr(getattr(self._engine(), "_slot", None), "nextcall", None)
+        if nextcall is not None:
+            nextcall.schedule()
+
+    def scraper_slot(self) -> Any:
+        """The scraper's slot (its ``finish_response`` marks a response done), or None."""
+        return getattr(getattr(self._engine(), "scraper", None), "slot", None)
 
     def _engine(self) -> Any:
         try:

@@ -46,6 +46,7 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler
 
 from gatecrawl.distributed.queue import TASK_META, ReliableQueue
+from gatecrawl.engineport import EnginePort
 from gatecrawl.signals import crawl_joined
 from gatecrawl.meta import SITEMAP
 
@@ -66,6 +67,7 @@ class DistributedScheduler(Scheduler):
     def from_crawler(cls, crawler: Crawler) -> DistributedScheduler:
         instance = super().from_crawler(crawler)
         instance.crawler = crawler
+        instance.port = EnginePort(crawler)
         s = crawler.settings
         instance.role = (s.get("GATECRAWL_WORKER_ROLE") or "all").strip().lower()
         if instance.role not in ROLES:
@@ -167,9 +169,7 @@ class DistributedScheduler(Scheduler):
         (Uses the engine's private ``_slot.nextcall``; without it the 5 s retry still works.)"""
         if not self._starved:
             return
-        nextcall = getattr(getattr(self.crawler.engine, "_slot", None), "nextcall", None)
-        if nextcall is not None:
-            nextcall.schedule()
+        self.port.wake()
 
     def _spider_opened(self, spider: Spider) -> None:
         self._hook_scraper()
@@ -180,8 +180,7 @@ class DistributedScheduler(Scheduler):
         scraper slot's ``finish_response``; a Scrapy without it is refused, loudly."""
         if self._hooked:
             return
-        engine = self.crawler.engine
-        slot = getattr(getattr(engine, "scraper", None), "slot", None)
+        slot = self.port.scraper_slot()
         original = getattr(slot, "finish_response", None)
         if original is None:
             raise RuntimeError("gatecrawl.distributed: this Scrapy has no Scraper.slot.finish_response to acknowledge tasks")

@@ -35,6 +35,7 @@ from w3lib.url import canonicalize_url, safe_url_string
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.reasons import Reason
 from gatecrawl.core.recipes import Recipe
+from gatecrawl.engineport import EnginePort
 from gatecrawl.exceptions import classify_failure
 from gatecrawl.items import PageCapture, first_headers
 from gatecrawl.middlewares.presence import forget_doc, response_doc
@@ -115,7 +116,7 @@ class RecipeSpider(scrapy.Spider):
                 continue
             request = self._request(url, depth=int(depth or 0))
             if isinstance(request, scrapy.Request):
-                self.crawler.engine.crawl(request)
+                EnginePort(self.crawler).schedule(request)
                 scheduled += 1
         if scheduled:
             self.crawler.stats.inc_value("gatecrawl/recrawl/unreached_checked", scheduled)
