@@ -230,3 +230,11 @@ def test_spider_errback_turns_a_typed_refusal_into_a_capture():
     assert capture.url_requested == "https://example.test/r" and capture.url_final == "https://elsewhere.test/x"
     assert capture.http_status is None and capture.depth == 2
     assert crawler.stats.get_value("gatecrawl/fetch/failed/offsite") == 1
+
+
+def test_spider_records_that_max_pages_cut_the_run():
+    crawler = _crawler('start_urls = ["https://example.test/"]\n[follow]\nmax_pages = 1\n')
+    spider = crawler.spider
+    assert spider._admit("https://example.test/") and not spider.max_pages_reached
+    assert not spider._admit("https://example.test/a")
+    assert spider.max_pages_reached  # what ExportPipeline reads to skip pruning (not the stats)

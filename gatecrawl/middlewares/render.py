@@ -59,6 +59,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 import scrapy
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
@@ -252,11 +253,28 @@ class BrowserPageMiddleware:
         self.ledger = BrowserLedger(lambda event: self.stats.inc_value(f"gatecrawl/browser/{event}"))
         self._sessions: weakref.WeakKeyDictionary[Any, tuple[ReadinessSession, str]] = weakref.WeakKeyDictionary()
         self._options: dict[str, BrowserOptions] = {}
+        # Renders queued or in flight, counted from Scrapy's scheduling signals (not from the
+        # stats): a page closing with none left lets the contexts close at once.
+        self._scheduled = 0
         self._finished = 0
+        crawler.signals.connect(self._on_scheduled, signal=signals.request_scheduled)
+        crawler.signals.connect(self._on_dropped, signal=signals.request_dropped)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BrowserPageMiddleware:
         return cls(crawler)
+
+    @staticmethod
+    def _is_render(request: Request) -> bool:
+        return bool(request.meta.get("playwright")) and RENDER_ATTEMPTS in request.meta
+
+    def _on_scheduled(self, request: Request, **kw: Any) -> None:
+        if self._is_render(request):
+            self._scheduled += 1
+
+    def _on_dropped(self, request: Request, **kw: Any) -> None:
+        if self._is_render(request):
+            self._scheduled -= 1
 
     def _options_for(self, recipe: Recipe) -> BrowserOptions:
         opts = self._options.get(recipe.digest)
@@ -314,7 +332,7 @@ class BrowserPageMiddleware:
         # No render left anywhere (scheduled or in flight): close the context now rather than
         # at engine stop, so that the run summary can show every context closed. The next
         # render of the site opens a fresh one.
-        idle = int(self.stats.get_value("gatecrawl/render/requested", 0)) - self._finished <= 0 and self.pool.inflight(name) == 0
+        idle = self._scheduled - self._finished <= 0 and self.pool.inflight(name) == 0
         if retired and ctx is not None:
             await self._close_context(ctx, "gatecrawl/browser/context_recycled", name)
         if idle:

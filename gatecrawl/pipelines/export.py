@@ -150,7 +150,7 @@ class ExportPipeline:
             return "JOBDIR (a resumed run sees part of the site)"
         if not getattr(self.crawler.spider, "covers_recipe", False):
             return "start URLs given on the command line"
-        if self.stats.get_value("gatecrawl/follow/max_pages_reached"):
+        if getattr(self.crawler.spider, "max_pages_reached", False):
             return "max_pages reached"
         if not self._drained:
             return "the crawl was stopped before its frontier was empty"

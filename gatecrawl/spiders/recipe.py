@@ -79,6 +79,8 @@ class RecipeSpider(scrapy.Spider):
         self.allowed_domains = list(self.recipe.allowed_domains)
         self._run_id_arg = run_id
         self._unreached_checked = False
+        #: True once a URL was refused because max_pages was reached (the run saw part of the site)
+        self.max_pages_reached = False
         self._seen: set[str] = set()
         self._link_extractor = LinkExtractor(
             allow=self.recipe.follow_allow,
@@ -152,6 +154,7 @@ class RecipeSpider(scrapy.Spider):
         if key in self._seen or key in (getattr(self.crawler, "_gatecrawl_redirect_targets", None) or ()):
             return False
         if len(self._seen) >= self.recipe.max_pages:
+            self.max_pages_reached = True
             self.crawler.stats.inc_value("gatecrawl/follow/max_pages_reached")
             return False
         self._seen.add(key)
