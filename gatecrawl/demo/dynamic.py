@@ -373,23 +373,12 @@ DYNAMIC_PAGES: dict[str, tuple[int, str, object]] = {
     "/api/dyn/consent-shell.json": (200, _J, lambda: json.dumps(_embedded_article("Behind a consent dialog", 7), sort_keys=True)),
 }
 
+_KEPT = ("kept", None)
 DYNAMIC_EXPECTED: dict[str, tuple[str, str | None]] = {
-    "/dyn/spa": ("kept", None),
-    "/dyn/skeleton": ("kept", None),
-    "/dyn/route": ("kept", None),
-    "/dyn/lazy": ("kept", None),
-    "/dyn/tabs": ("kept", None),
-    "/dyn/static-short": ("kept", None),
-    "/dyn/never": ("dropped", "readiness_timeout"),
-    "/dyn/loop": ("dropped", "readiness_timeout"),
-    "/dyn/ticker": ("dropped", "readiness_timeout"),
-    "/dyn/chatty": ("kept", None),
-    "/dyn/found-by-render": ("kept", None),
-    "/dyn/next-data": ("kept", None),
-    "/dyn/nuxt-data": ("kept", None),
-    "/dyn/apollo-state": ("kept", None),
-    "/dyn/config-only": ("kept", None),
-    "/dyn/consent-shell": ("kept", None),
+    **dict.fromkeys(("/dyn/spa", "/dyn/skeleton", "/dyn/route", "/dyn/lazy", "/dyn/tabs", "/dyn/static-short"), _KEPT),
+    **dict.fromkeys(("/dyn/never", "/dyn/loop", "/dyn/ticker"), ("dropped", "readiness_timeout")),
+    **dict.fromkeys(("/dyn/chatty", "/dyn/found-by-render", "/dyn/next-data", "/dyn/nuxt-data", "/dyn/apollo-state",
+                     "/dyn/config-only", "/dyn/consent-shell"), _KEPT),
 }
 
 # Pages the hub links to (found-by-render is reachable only through the rendered /dyn/spa).

@@ -362,43 +362,38 @@ def _sitemap(base: str) -> str:
     return f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</urlset>\n'
 
 
+_HTML = "text/html; charset=utf-8"
+# What a crawl must do with a page: keep it, or drop it with a reason.
+KEPT: tuple[str, None] = ("kept", None)
+
 # path -> (status, content type, builder)
 PAGES: dict[str, tuple[int, str, object]] = {
-    "/": (200, "text/html; charset=utf-8", _hub),
-    "/about": (200, "text/html; charset=utf-8", _about),
-    "/docs/install": (200, "text/html; charset=utf-8", _docs_install),
-    "/articles/consent-banners": (200, "text/html; charset=utf-8", _cookie_article),
-    "/old/page-that-moved": (200, "text/html; charset=utf-8", _soft_404),
-    "/account/reports": (200, "text/html; charset=utf-8", _login_wall),
+    **{path: (200, _HTML, builder) for path, builder in (
+        ("/", _hub), ("/about", _about), ("/docs/install", _docs_install), ("/articles/consent-banners", _cookie_article),
+        ("/old/page-that-moved", _soft_404), ("/account/reports", _login_wall),
+    )},
     "/protected/pricing": (403, "text/html; charset=UTF-8", _challenge),
-    "/app/dashboard": (200, "text/html; charset=utf-8", _spa_shell),
+    "/app/dashboard": (200, _HTML, _spa_shell),
     "/static/app.js": (200, "application/javascript", lambda: _APP_JS),
     "/api/dashboard.json": (200, "application/json", _dashboard_json),
-    "/drafts/empty": (200, "text/html; charset=utf-8", _empty),
-    "/reports/viewer": (200, "text/html; charset=utf-8", _viewer),
+    "/drafts/empty": (200, _HTML, _empty),
+    "/reports/viewer": (200, _HTML, _viewer),
     "/reports/annual-report.pdf": (200, "application/pdf", _annual_report_pdf),
     "/reports/methods.pdf": (200, "application/pdf", _methods_pdf),
     "/robots.txt": (200, "text/plain", lambda: _ROBOTS),
 }
 for _i, (_slug, _t, _s) in enumerate(ARTICLES):
-    PAGES[f"/articles/{_slug}"] = (200, "text/html; charset=utf-8", (lambda i=_i: _article(i)))
+    PAGES[f"/articles/{_slug}"] = (200, _HTML, (lambda i=_i: _article(i)))
 
 # What a crawl of the demo site must do with each page: ("kept", None) or ("dropped", reason).
 EXPECTED: dict[str, tuple[str, str | None]] = {
-    **{f"/articles/{slug}": ("kept", None) for slug, _, _ in ARTICLES},
-    "/about": ("kept", None),
-    "/docs/install": ("kept", None),
-    "/articles/consent-banners": ("kept", None),
-    "/reports/annual-report.pdf": ("kept", None),
-    "/reports/methods.pdf": ("kept", None),
-    "/": ("dropped", "boilerplate_heavy"),
-    "/old/page-that-moved": ("dropped", "soft_404"),
-    "/account/reports": ("dropped", "login_wall"),
-    "/protected/pricing": ("dropped", "bot_challenge"),
-    "/app/dashboard": ("dropped", "shell_page"),
-    "/drafts/empty": ("dropped", "extraction_empty"),
-    "/gone": ("dropped", "http_error"),
-    "/reports/viewer": ("dropped", "too_short"),
+    **{f"/articles/{slug}": KEPT for slug, _, _ in ARTICLES},
+    **dict.fromkeys(("/about", "/docs/install", "/articles/consent-banners", "/reports/annual-report.pdf", "/reports/methods.pdf"), KEPT),
+    **{path: ("dropped", reason) for path, reason in (
+        ("/", "boilerplate_heavy"), ("/old/page-that-moved", "soft_404"), ("/account/reports", "login_wall"),
+        ("/protected/pricing", "bot_challenge"), ("/app/dashboard", "shell_page"), ("/drafts/empty", "extraction_empty"),
+        ("/gone", "http_error"), ("/reports/viewer", "too_short"),
+    )},
 }
 
 
@@ -416,5 +411,5 @@ def render(path: str, base_url: str) -> tuple[int, str, bytes]:
 # Browser-readiness pages (gatecrawl/demo/dynamic.py); the SPA dashboard is kept via the browser.
 from gatecrawl.demo import dynamic as _dynamic  # noqa: E402
 
-EXPECTED["/app/dashboard"] = ("kept", None)
+EXPECTED["/app/dashboard"] = KEPT
 _dynamic.register(PAGES, EXPECTED)

@@ -30,7 +30,7 @@ __all__ = ["EgressProxy", "BlockedAttempt"]
 logger = logging.getLogger(__name__)
 
 _MAX_HEAD = 64 * 1024
-_HOP_HEADERS = {"proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "trailer", "upgrade"}
+_HOP_HEADERS = frozenset({"proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "trailer", "upgrade"})
 
 
 @dataclass(frozen=True)
