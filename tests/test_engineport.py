@@ -89,22 +89,3 @@ def test_diagnostics_go_through_the_port():
     assert line.endswith("; frontier: fetch 4, render 2, in processing 1"), line
     assert "frontier" not in ProgressLog(crawler.stats, 60.0, port).line()
 
-
-def test_only_the_port_reaches_the_engine():
-    """No module but gatecrawl/engineport.py reads an ``engine`` attribute (issue 17: no adapter
-    reaches into crawler.engine); docstrings and comments may name it."""
-    import ast
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent / "gatecrawl"
-    reached = []
-    for path in sorted(root.rglob("*.py")):
-        if path.name == "engineport.py":
-            continue
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if isinstance(node, ast.Attribute) and node.attr == "engine":
-                reached.append(f"{path.relative_to(root)}:{node.lineno}")
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "getattr" and len(node.args) >= 2 \
-                    and isinstance(node.args[1], ast.Constant) and node.args[1].value == "engine":
-                reached.append(f"{path.relative_to(root)}:{node.lineno}")
-    assert not reached, reached

@@ -9,6 +9,8 @@ drop (``converter_error``), never a kept page.
 
 from __future__ import annotations
 
+import functools
+
 import hashlib
 import re
 import logging
@@ -35,7 +37,6 @@ __all__ = ["FetchInfo", "ConversionResult", "convert", "default_recipe", "page_t
 
 logger = logging.getLogger(__name__)
 
-_DEFAULT_RECIPE: Recipe | None = None
 #: at most this many removed text units are listed in a packet (``extraction.removed``)
 REMOVED_LISTED_MAX = 50
 
@@ -52,12 +53,11 @@ def dom_node_estimate(body: bytes) -> int:
     return body.count(b"<") - body.count(b"</") - body.count(b"<!")
 
 
+@functools.cache
 def default_recipe() -> Recipe:
-    """The recipe used when none is given: every key at its default."""
-    global _DEFAULT_RECIPE
-    if _DEFAULT_RECIPE is None:
-        _DEFAULT_RECIPE = load_recipe_text("", source="<default>", default_name="default")
-    return _DEFAULT_RECIPE
+    """The recipe used when none is given: every key at its default (a cache: built once per
+    process; a Recipe is immutable)."""
+    return load_recipe_text("", source="<default>", default_name="default")
 
 
 @dataclass(frozen=True, kw_only=True)
