@@ -33,6 +33,7 @@ __all__ = [
     "RenderTimeout",
     "RenderAborted",
     "NewPageTimeout",
+    "BrowserLaunchFailed",
     "BrowserNotFound",
     "classify_failure",
     "require_enabled",
@@ -108,7 +109,11 @@ class NewPageTimeout(RuntimeError):
     """The browser did not open a page in time, twice."""
 
 
-class BrowserNotFound(RuntimeError):
+class BrowserLaunchFailed(RuntimeError):
+    """The browser could not be started (or connected to): the crawl's renders cannot run."""
+
+
+class BrowserNotFound(BrowserLaunchFailed):
     """No Chromium to launch."""
 
 

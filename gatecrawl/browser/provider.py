@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy_playwright.provider import PlaywrightBrowserProvider
 
 from gatecrawl.browser.options import find_system_chromium, launch_args
-from gatecrawl.exceptions import BrowserNotFound
+from gatecrawl.exceptions import BrowserLaunchFailed, BrowserNotFound
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser
@@ -77,6 +77,14 @@ class GatecrawlBrowserProvider(PlaywrightBrowserProvider):
         return opts
 
     async def launch_browser(self) -> Browser:
+        try:
+            return await self._launch_browser()
+        except BrowserLaunchFailed:
+            raise
+        except Exception as exc:  # Playwright's launch errors are untyped: name them once, here
+            raise BrowserLaunchFailed(f"{type(exc).__name__}: {exc}") from exc
+
+    async def _launch_browser(self) -> Browser:
         await self._ensure_started()
         if self.config.cdp_url or self.config.connect_url:
             return await super().launch_browser()

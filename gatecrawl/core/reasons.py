@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Reason", "REASON_DOCS"]
+__all__ = ["Reason", "REASON_DOCS", "RenderReason", "SHELL_ESCALATIONS"]
 
 
 class Reason(StrEnum):
@@ -60,6 +60,22 @@ class Reason(StrEnum):
     PDF_LOW_CONFIDENCE = "pdf_low_confidence"
     # internal
     CONVERTER_ERROR = "converter_error"
+
+
+class RenderReason(StrEnum):
+    """Why a page went to the browser (packet ``escalation_reason``, stats
+    ``gatecrawl/render/requested/<reason>``): not a drop reason."""
+
+    SHELL_PAGE = "shell_page"  # the plain fetch's verdict: a shell (RenderMiddleware)
+    PIPELINE_SHELL_PAGE = "pipeline_shell_page"  # a shell found only at conversion
+    EMBEDDED_DATA_FAILED = "embedded_data_failed"  # a shell whose embedded data did not make a page
+    ROUTED = "routed"  # learned render routing: no plain fetch
+    FORCE = "force"  # the recipe's render policy
+    FORCE_RULE = "force_rule"  # a per-URL render rule
+
+
+#: escalations that mean "the plain fetch was a shell" (not a recipe's force policy)
+SHELL_ESCALATIONS = (RenderReason.SHELL_PAGE, RenderReason.PIPELINE_SHELL_PAGE, RenderReason.EMBEDDED_DATA_FAILED, RenderReason.ROUTED)
 
 
 REASON_DOCS: dict[str, str] = {

@@ -35,6 +35,7 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from gatecrawl.store.keys import routing_key  # noqa: F401 - re-exported: keys live in store.keys
+from gatecrawl.core.reasons import SHELL_ESCALATIONS
 
 __all__ = ["ROUTING_VERSION", "RoutingModel", "observation", "routing_key", "url_template"]
 
@@ -43,8 +44,7 @@ _NUM = re.compile(r"^\d+$")
 _HEXID = re.compile(r"^(?=.*\d)[0-9a-fA-F]{8,}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _HAS_DIGIT = re.compile(r"\d")
 _SLUG = re.compile(r"^[^\W_]+(?:[-_][^\W_]+)+$")
-# Escalation reasons that mean "the plain fetch was a shell" (not a recipe's force policy).
-SHELL_REASONS = ("shell_page", "pipeline_shell_page", "embedded_data_failed", "routed")
+SHELL_REASONS = SHELL_ESCALATIONS  # escalations meaning "the plain fetch was a shell"
 
 
 def _segment(seg: str) -> str:

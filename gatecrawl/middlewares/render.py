@@ -67,6 +67,8 @@ from gatecrawl.browser.contexts import BrowserLedger, ContextPool
 from gatecrawl.browser.options import BrowserOptions
 from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderTimeout
 from gatecrawl.core.convert import page_type
+from gatecrawl.core.reasons import RenderReason
+from gatecrawl.exceptions import BrowserLaunchFailed
 from gatecrawl.items import first_headers
 from gatecrawl.middlewares.recrawl import strip_conditional
 from gatecrawl.meta import CONDITIONAL, ESCALATED_FROM, ESCALATION_REASON, NOT_MODIFIED, PLAIN_CAPTURE, PRESENCE, RENDER, RENDER_ATTEMPTS, START_TIME, URL_REQUESTED
@@ -109,9 +111,9 @@ def render_decision(recipe: Recipe, url: str, presence: dict | None, status: int
         # A challenge would challenge the browser too: never render it blindly.
         return None, "bot_challenge"
     if policy == "force":
-        return ("force" if origin == "recipe" else "force_rule"), ""
+        return (RenderReason.FORCE if origin == "recipe" else RenderReason.FORCE_RULE), ""
     if presence and presence.get("needs_render"):
-        return "shell_page", ""
+        return RenderReason.SHELL_PAGE, ""
     return None, "not_needed"
 
 
@@ -178,7 +180,7 @@ class RenderMiddleware:
             if why in ("policy_skip", "http_status", "bot_challenge") and (request.meta.get(PRESENCE) or {}).get("needs_render"):
                 self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
             return response
-        if reason == "shell_page" and (request.meta.get(PRESENCE) or {}).get("embedded_sources"):
+        if reason == RenderReason.SHELL_PAGE and (request.meta.get(PRESENCE) or {}).get("embedded_sources"):
             # The shell carries its data: the converter reads the content from it first and
             # ConvertMiddleware escalates the page (Escalation) only when that content fails.
             self.stats.inc_value("gatecrawl/render/deferred/embedded_data")
@@ -222,8 +224,8 @@ class Escalation:
         if self.max_attempts <= int(getattr(item, "render_attempts", 0) or 0):
             self.stats.inc_value("gatecrawl/render/max_reached")
             return None
-        if reason == "shell_page":
-            reason = "embedded_data_failed" if (presence or {}).get("embedded_sources") else "pipeline_shell_page"
+        if reason == RenderReason.SHELL_PAGE:
+            reason = RenderReason.EMBEDDED_DATA_FAILED if (presence or {}).get("embedded_sources") else RenderReason.PIPELINE_SHELL_PAGE
         plain = scrapy.Request(
             item.url_final,
             callback=spider.parse,
@@ -411,10 +413,8 @@ class BrowserPageMiddleware:
 
 
 def _is_launch_failure(exc: BaseException) -> bool:
-    from gatecrawl.browser.provider import BrowserNotFound
-
-    text = str(exc)
-    return isinstance(exc, BrowserNotFound) or "Executable doesn't exist" in text or "Failed to launch" in text
+    """The browser could not start (typed by the provider, :class:`BrowserLaunchFailed`)."""
+    return isinstance(exc, BrowserLaunchFailed)
 
 
 def _is_playwright_timeout(exc: BaseException) -> bool:

@@ -52,6 +52,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, FetchInfo, convert, page_type
 from gatecrawl.core.convertpool import ConvertProcessPool, default_workers, replay_logs
 from gatecrawl.items import PageCapture
+from gatecrawl.core.reasons import Reason
 from gatecrawl.pipelines.probe import NotFoundProber
 
 #: pages waiting for conversion per conversion worker before new requests wait (back-pressure)
@@ -297,7 +298,7 @@ class ConvertPipeline:
         # A shell RenderMiddleware left to the embedded-data reader goes to the browser when it was
         # not kept, whatever its plain page was dropped for (as the middleware would have sent it).
         deferred = item.reader == "http" and bool((item.presence or {}).get("embedded_sources"))
-        if escalate is not None and not result.ok and (result.drop_reason == "shell_page" or deferred) and item.reader == "http":
+        if escalate is not None and not result.ok and (result.drop_reason == Reason.SHELL_PAGE or deferred) and item.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.
             request = escalate(item, item.presence or result.packet.fetch_gate)

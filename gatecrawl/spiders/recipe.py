@@ -33,7 +33,7 @@ from w3lib.html import strip_html5_whitespace
 from w3lib.url import canonicalize_url, safe_url_string
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
-from gatecrawl.core.reasons import Reason
+from gatecrawl.core.reasons import Reason, RenderReason
 from gatecrawl.core.recipes import Recipe
 from gatecrawl.engineport import EnginePort
 from gatecrawl.exceptions import classify_failure
@@ -218,7 +218,7 @@ class RecipeSpider(scrapy.Spider):
         stats.inc_value("gatecrawl/routing/routed")
         stats.inc_value("gatecrawl/render/requested")
         stats.inc_value("gatecrawl/render/requested/routed")
-        routed = render_request(request, request.url, "routed", None)
+        routed = render_request(request, request.url, RenderReason.ROUTED, None)
         routed.meta[ESCALATED_FROM] = "routing"
         return routed
 
