@@ -193,7 +193,8 @@ def test_spider_parse_yields_the_capture_first_then_the_allowed_links():
     out = list(spider.parse(_html(request.url, LINKS, request)))
     capture, followed = out[0], out[1:]
     assert type(capture).__name__ == "PageCapture"
-    assert capture.url_final == "https://example.test/" and capture.http_status == 200 and capture.reader == "http"
+    assert capture.url_final == "https://example.test/" and capture.fetch.http_status == 200 and capture.fetch.reader == "http"
+    assert capture.fetch.url_requested == "https://example.test/" and capture.fetch.depth == 0 and capture.fetch.run_id == spider.run_id
     assert capture.links == ["https://example.test/a", "https://example.test/b", "https://example.test/a#again"]
     assert [r.url for r in followed] == ["https://example.test/a", "https://example.test/b"]  # /a#again: the same page
     assert all(r.meta["depth"] == 1 and r.callback == spider.parse and r.errback == spider.errback for r in followed)
@@ -226,7 +227,39 @@ def test_spider_errback_turns_a_typed_refusal_into_a_capture():
         pytest.fail("the off-site hop was not refused")
     failure.request = request
     (capture,) = list(spider.errback(failure))
-    assert capture.error_reason == "offsite"
-    assert capture.url_requested == "https://example.test/r" and capture.url_final == "https://elsewhere.test/x"
-    assert capture.http_status is None and capture.depth == 2
+    assert capture.fetch.error_reason == "offsite"
+    assert capture.fetch.url_requested == "https://example.test/r" and capture.url_final == "https://elsewhere.test/x"
+    assert capture.fetch.http_status is None and capture.fetch.depth == 2 and capture.fetch.run_id == spider.run_id
     assert crawler.stats.get_value("gatecrawl/fetch/failed/offsite") == 1
+
+
+def test_spider_capture_carries_the_fetch_info_that_convert_reads():
+    """One page record: the spider builds the capture's FetchInfo and ConvertPipeline hands it to
+    convert() as it is, adding only the probe and the element cap; it pickles into a worker."""
+    import dataclasses
+    import pickle
+
+    from gatecrawl.core.fetch import FetchInfo
+    from gatecrawl.meta import ESCALATED_FROM, ESCALATION_REASON, PRESENCE, RENDER, URL_REQUESTED
+    from gatecrawl.pipelines.convert import ConvertPipeline
+
+    crawler = _crawler()
+    spider = crawler.spider
+    meta = {"depth": 1, PRESENCE: {"needs_render": True, "fetch_presence_score": 1}, ESCALATED_FROM: "http",
+            ESCALATION_REASON: "shell_page", RENDER: {"render_readiness_passed": True}, URL_REQUESTED: "https://example.test/r"}
+    request = Request("https://example.test/a", meta=meta)
+    capture = next(iter(spider.parse(_html(request.url, ARTICLE, request))))
+    fetch = capture.fetch
+    assert isinstance(fetch, FetchInfo)
+    assert (fetch.url_requested, fetch.http_status, fetch.reader, fetch.depth, fetch.run_id) == ("https://example.test/r", 200, "http", 1, spider.run_id)
+    assert fetch.fetch_presence == meta[PRESENCE] and fetch.render == meta[RENDER]
+    assert (fetch.escalated_from, fetch.escalation_reason) == ("http", "shell_page")
+    assert fetch.headers["content-type"] == "text/html; charset=utf-8" and capture.content_type == fetch.headers["content-type"]
+    assert pickle.loads(pickle.dumps(fetch)) == fetch
+
+    pipeline = ConvertPipeline(crawler)
+    (body, url, ctype, recipe), kwargs = pipeline._convert(capture, {"fingerprint": "x"})
+    assert (body, url, ctype, recipe) == (capture.body, capture.url_final, capture.content_type, spider.recipe)
+    sent = kwargs["fetch"]
+    assert sent.max_dom_nodes == pipeline.max_dom_nodes
+    assert dataclasses.replace(sent, not_found_probe=None, max_dom_nodes=None) == fetch
