@@ -66,7 +66,7 @@ from gatecrawl.browser.contexts import BrowserLedger, ContextPool
 from gatecrawl.browser.options import BrowserOptions
 from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderTimeout
 from gatecrawl.core.convert import page_type
-from gatecrawl.items import first_headers
+from gatecrawl.items import PageCapture, first_headers
 from gatecrawl.middlewares.recrawl import strip_conditional
 from gatecrawl.meta import CONDITIONAL, ESCALATED_FROM, ESCALATION_REASON, NOT_MODIFIED, PLAIN_CAPTURE, PRESENCE, RENDER, RENDER_ATTEMPTS, START_TIME, URL_REQUESTED
 
@@ -205,7 +205,7 @@ class Escalation:
         self.fallback_max = settings.getint("GATECRAWL_RENDER_FALLBACK_MAX_BYTES")
         self.stats = stats
 
-    def request_for(self, spider: Any, item: Any, presence: dict | None) -> Request | None:
+    def request_for(self, spider: Any, item: PageCapture, presence: dict | None) -> Request | None:
         """The render request for ``item`` (a plain-HTTP capture), or None when it must not be
         rendered (counted as the middleware counts it)."""
         fetch = item.fetch
