@@ -1,4 +1,4 @@
-"""In-process tests of the downloader middlewares (issue 17, item 6).
+"""In-process tests of the downloader middlewares, the spider and its captures (issue 17, items 1 and 6).
 
 Each component is built the way Scrapy builds it (``from_crawler`` on a crawler from
 ``scrapy.utils.test.get_crawler`` with the project's settings) and driven with real Request and
@@ -263,3 +263,41 @@ def test_spider_capture_carries_the_fetch_info_that_convert_reads():
     sent = kwargs["fetch"]
     assert sent.max_dom_nodes == pipeline.max_dom_nodes
     assert dataclasses.replace(sent, not_found_probe=None, max_dom_nodes=None) == fetch
+
+
+def test_the_plain_side_of_a_failed_render_is_converted_as_a_plain_fetch():
+    """A render that failed (errback) brought its plain capture: the plain side's FetchInfo is the
+    render capture's with the plain response's status and headers, reader http, no failure and
+    capture "plain"; the rest (requested URL, depth, run id, presence, render report) is kept."""
+    from twisted.python.failure import Failure
+
+    from gatecrawl.meta import ESCALATED_FROM, PLAIN_CAPTURE, PRESENCE, RENDER, VIEWER_URL
+    from gatecrawl.pipelines.convert import ConvertPipeline
+
+    crawler = _crawler()
+    spider = crawler.spider
+    plain = {"url": "https://example.test/a", "status": 203, "headers": {"content-type": "text/html"}, "content_type": "text/html", "body": ARTICLE}
+    meta = {"depth": 3, "playwright": True, PLAIN_CAPTURE: plain, PRESENCE: {"needs_render": True}, ESCALATED_FROM: "http",
+            RENDER: {"render_readiness_passed": False}, VIEWER_URL: "https://example.test/viewer"}
+    request = Request("https://example.test/a", meta=meta)
+    failure = Failure(TimeoutError("browser gave up"))
+    failure.request = request
+    (capture,) = list(spider.errback(failure))
+    assert capture.fetch.reader == "render" and capture.fetch.error and capture.plain == plain
+    (body, url, ctype, _), kwargs = ConvertPipeline(crawler)._convert_plain(capture, capture.plain, None)
+    sent = kwargs["fetch"]
+    assert (body, url, ctype) == (ARTICLE, plain["url"], "text/html")
+    assert (sent.reader, sent.capture, sent.http_status, dict(sent.headers)) == ("http", "plain", 203, plain["headers"])
+    assert (sent.error, sent.error_reason, sent.egress, sent.viewer_url) == (None, None, None, None)
+    assert (sent.url_requested, sent.depth, sent.run_id) == ("https://example.test/a", 3, spider.run_id)
+    assert sent.fetch_presence == meta[PRESENCE] and sent.render == meta[RENDER] and sent.escalated_from == "http"
+
+
+def test_a_url_over_the_length_limit_becomes_a_capture_with_a_typed_fetch():
+    crawler = _crawler(URLLENGTH_LIMIT=40)
+    spider = crawler.spider
+    url = "https://example.test/" + "x" * 40
+    capture = spider._request(url, depth=2)
+    assert type(capture).__name__ == "PageCapture" and capture.url_final == url and capture.body == b""
+    assert (capture.fetch.error_reason, capture.fetch.url_requested, capture.fetch.depth, capture.fetch.run_id) == ("url_too_long", url, 2, spider.run_id)
+    assert capture.fetch.http_status is None
