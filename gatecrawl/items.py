@@ -2,41 +2,32 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.packet import EvidencePacket
 
 
 @dataclass(kw_only=True)
 class PageCapture:
-    """One fetched URL, as the spider saw it. The pipelines turn it into Markdown and a packet."""
+    """One fetched URL, as the spider saw it. The pipelines turn it into Markdown and a packet.
 
-    url_requested: str
-    """The URL the spider asked for (before redirects)."""
+    The capture is the response (``url_final``, ``content_type``, ``body``), what the fetch
+    knows about it (``fetch``: the :class:`~gatecrawl.core.fetch.FetchInfo` that
+    ``convert()`` reads, built by the spider and passed to ``convert()`` as it is) and what
+    only the crawl needs (the plain capture of a render, the links, the stored state of an
+    unchanged page). The conversion fills ``markdown``, ``packet``, ``outcome`` and
+    ``drop_reason``."""
+
     url_final: str
-    """The response URL (after redirects)."""
-    http_status: int | None = None
+    """The response URL (after redirects); the URL asked for is ``fetch.url_requested``."""
+    fetch: FetchInfo
+    """What the fetch knows: requested URL, status, headers, reader (``http``/``render``),
+    timing, depth, run id, the typed failure of a failed download, the presence verdict, the
+    escalation and render reports, the viewer page of a PDF."""
     content_type: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-    """Response headers (first value each); cookies are filtered out before any packet is written."""
     body: bytes = b""
-    reader: str = "http"
-    """``http`` (plain request) or ``render`` (browser)."""
-    latency_ms: int | None = None
-    fetched_at: str | None = None
-    depth: int | None = None
-    error: str | None = None
-    """Set when the download failed (no body)."""
-    error_reason: str | None = None
-    """Typed reason for a failed download (``egress_blocked``, ``timeout``, ...)."""
-    egress: dict[str, Any] | None = None
-    presence: dict[str, Any] | None = None
-    """The downloader-side gate verdict on the plain fetch (``gatecrawl_presence`` meta)."""
-    escalated_from: str | None = None
-    escalation_reason: str | None = None
-    render: dict[str, Any] | None = None
-    viewer_url: str | None = None
     plain: dict[str, Any] | None = None
     """A rendered page's plain capture (``gatecrawl_plain_capture`` meta: url, status, headers,
     content_type, body); the pipeline converts both and keeps one (``capture_choice``)."""
@@ -79,7 +70,7 @@ def feed_item(item: PageCapture, keys: dict[str, str]) -> dict[str, Any]:
     kept = item.outcome == "kept"
     return {
         "url": p.url_final or item.url_final,
-        "url_requested": p.url_requested or item.url_requested,
+        "url_requested": p.url_requested or item.fetch.url_requested,
         "status": p.http_status,
         "outcome": item.outcome,
         "drop_reason": None if kept else item.drop_reason,

@@ -1,4 +1,4 @@
-"""In-process tests of the downloader middlewares (issue 17, item 6).
+"""In-process tests of the downloader middlewares, the spider and its captures (issue 17, items 1 and 6).
 
 Each component is built the way Scrapy builds it (``from_crawler`` on a crawler from
 ``scrapy.utils.test.get_crawler`` with the project's settings) and driven with real Request and
@@ -193,7 +193,8 @@ def test_spider_parse_yields_the_capture_first_then_the_allowed_links():
     out = list(spider.parse(_html(request.url, LINKS, request)))
     capture, followed = out[0], out[1:]
     assert type(capture).__name__ == "PageCapture"
-    assert capture.url_final == "https://example.test/" and capture.http_status == 200 and capture.reader == "http"
+    assert capture.url_final == "https://example.test/" and capture.fetch.http_status == 200 and capture.fetch.reader == "http"
+    assert capture.fetch.url_requested == "https://example.test/" and capture.fetch.depth == 0 and capture.fetch.run_id == spider.run_id
     assert capture.links == ["https://example.test/a", "https://example.test/b", "https://example.test/a#again"]
     assert [r.url for r in followed] == ["https://example.test/a", "https://example.test/b"]  # /a#again: the same page
     assert all(r.meta["depth"] == 1 and r.callback == spider.parse and r.errback == spider.errback for r in followed)
@@ -226,9 +227,9 @@ def test_spider_errback_turns_a_typed_refusal_into_a_capture():
         pytest.fail("the off-site hop was not refused")
     failure.request = request
     (capture,) = list(spider.errback(failure))
-    assert capture.error_reason == "offsite"
-    assert capture.url_requested == "https://example.test/r" and capture.url_final == "https://elsewhere.test/x"
-    assert capture.http_status is None and capture.depth == 2
+    assert capture.fetch.error_reason == "offsite"
+    assert capture.fetch.url_requested == "https://example.test/r" and capture.url_final == "https://elsewhere.test/x"
+    assert capture.fetch.http_status is None and capture.fetch.depth == 2 and capture.fetch.run_id == spider.run_id
     assert crawler.stats.get_value("gatecrawl/fetch/failed/offsite") == 1
 
 
@@ -238,3 +239,73 @@ def test_spider_records_that_max_pages_cut_the_run():
     assert spider._admit("https://example.test/") and not spider.max_pages_reached
     assert not spider._admit("https://example.test/a")
     assert spider.max_pages_reached  # what ExportPipeline reads to skip pruning (not the stats)
+
+
+def test_spider_capture_carries_the_fetch_info_that_convert_reads():
+    """One page record: the spider builds the capture's FetchInfo and ConvertPipeline hands it to
+    convert() as it is, adding only the probe and the element cap; it pickles into a worker."""
+    import dataclasses
+    import pickle
+
+    from gatecrawl.core.fetch import FetchInfo
+    from gatecrawl.meta import ESCALATED_FROM, ESCALATION_REASON, PRESENCE, RENDER, URL_REQUESTED
+    from gatecrawl.pipelines.convert import ConvertPipeline
+
+    crawler = _crawler()
+    spider = crawler.spider
+    meta = {"depth": 1, PRESENCE: {"needs_render": True, "fetch_presence_score": 1}, ESCALATED_FROM: "http",
+            ESCALATION_REASON: "shell_page", RENDER: {"render_readiness_passed": True}, URL_REQUESTED: "https://example.test/r"}
+    request = Request("https://example.test/a", meta=meta)
+    capture = next(iter(spider.parse(_html(request.url, ARTICLE, request))))
+    fetch = capture.fetch
+    assert isinstance(fetch, FetchInfo)
+    assert (fetch.url_requested, fetch.http_status, fetch.reader, fetch.depth, fetch.run_id) == ("https://example.test/r", 200, "http", 1, spider.run_id)
+    assert fetch.fetch_presence == meta[PRESENCE] and fetch.render == meta[RENDER]
+    assert (fetch.escalated_from, fetch.escalation_reason) == ("http", "shell_page")
+    assert fetch.headers["content-type"] == "text/html; charset=utf-8" and capture.content_type == fetch.headers["content-type"]
+    assert pickle.loads(pickle.dumps(fetch)) == fetch
+
+    pipeline = ConvertPipeline(crawler)
+    (body, url, ctype, recipe), kwargs = pipeline._convert(capture, {"fingerprint": "x"})
+    assert (body, url, ctype, recipe) == (capture.body, capture.url_final, capture.content_type, spider.recipe)
+    sent = kwargs["fetch"]
+    assert sent.max_dom_nodes == pipeline.max_dom_nodes
+    assert dataclasses.replace(sent, not_found_probe=None, max_dom_nodes=None) == fetch
+
+
+def test_the_plain_side_of_a_failed_render_is_converted_as_a_plain_fetch():
+    """A render that failed (errback) brought its plain capture: the plain side's FetchInfo is the
+    render capture's with the plain response's status and headers, reader http, no failure and
+    capture "plain"; the rest (requested URL, depth, run id, presence, render report) is kept."""
+    from twisted.python.failure import Failure
+
+    from gatecrawl.meta import ESCALATED_FROM, PLAIN_CAPTURE, PRESENCE, RENDER, VIEWER_URL
+    from gatecrawl.pipelines.convert import ConvertPipeline
+
+    crawler = _crawler()
+    spider = crawler.spider
+    plain = {"url": "https://example.test/a", "status": 203, "headers": {"content-type": "text/html"}, "content_type": "text/html", "body": ARTICLE}
+    meta = {"depth": 3, "playwright": True, PLAIN_CAPTURE: plain, PRESENCE: {"needs_render": True}, ESCALATED_FROM: "http",
+            RENDER: {"render_readiness_passed": False}, VIEWER_URL: "https://example.test/viewer"}
+    request = Request("https://example.test/a", meta=meta)
+    failure = Failure(TimeoutError("browser gave up"))
+    failure.request = request
+    (capture,) = list(spider.errback(failure))
+    assert capture.fetch.reader == "render" and capture.fetch.error and capture.plain == plain
+    (body, url, ctype, _), kwargs = ConvertPipeline(crawler)._convert_plain(capture, capture.plain, None)
+    sent = kwargs["fetch"]
+    assert (body, url, ctype) == (ARTICLE, plain["url"], "text/html")
+    assert (sent.reader, sent.capture, sent.http_status, dict(sent.headers)) == ("http", "plain", 203, plain["headers"])
+    assert (sent.error, sent.error_reason, sent.egress, sent.viewer_url) == (None, None, None, None)
+    assert (sent.url_requested, sent.depth, sent.run_id) == ("https://example.test/a", 3, spider.run_id)
+    assert sent.fetch_presence == meta[PRESENCE] and sent.render == meta[RENDER] and sent.escalated_from == "http"
+
+
+def test_a_url_over_the_length_limit_becomes_a_capture_with_a_typed_fetch():
+    crawler = _crawler(URLLENGTH_LIMIT=40)
+    spider = crawler.spider
+    url = "https://example.test/" + "x" * 40
+    capture = spider._request(url, depth=2)
+    assert type(capture).__name__ == "PageCapture" and capture.url_final == url and capture.body == b""
+    assert (capture.fetch.error_reason, capture.fetch.url_requested, capture.fetch.depth, capture.fetch.run_id) == ("url_too_long", url, 2, spider.run_id)
+    assert capture.fetch.http_status is None

@@ -11,6 +11,7 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from gatecrawl.core.recipes import load_recipe_text
+from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.items import PageCapture
 from gatecrawl.middlewares.convert import ConvertMiddleware
 
@@ -71,8 +72,9 @@ def _run(mw, outputs, events):
     return asyncio.run(consume())
 
 
-def _capture(url, **kw):
-    return PageCapture(url_requested=url, url_final=url, http_status=200, reader="http", content_type="text/html", body=b"<div id=root></div>", **kw)
+def _capture(url, depth=0, **kw):
+    fetch = FetchInfo(url_requested=url, http_status=200, reader="http", depth=depth)
+    return PageCapture(url_final=url, fetch=fetch, content_type="text/html", body=b"<div id=root></div>", **kw)
 
 
 def test_links_leave_before_the_page_is_converted_and_the_page_follows_converted():

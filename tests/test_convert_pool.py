@@ -85,6 +85,7 @@ from twisted.internet.defer import ensureDeferred
 import gatecrawl.pipelines.convert as conv_mod
 from gatecrawl.core.convert import default_recipe
 from gatecrawl.core.convertpool import ConvertProcessPool
+from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.items import PageCapture
 
 crawler = get_crawler(settings_dict={"GATECRAWL_CONVERT_WORKERS": 1, "GATECRAWL_CONVERT_POOL": "process"})
@@ -103,7 +104,7 @@ def submit_then_die(self, *args, **kwargs):
 
 ConvertProcessPool.submit = submit_then_die
 body = b"<html><head><title>T</title></head><body><article><h1>Title</h1><p>" + b"Ordinary words of a paragraph here. " * 40 + b"</p></article></body></html>"
-items = [PageCapture(url_requested=f"http://x.test/{i}", url_final=f"http://x.test/{i}", http_status=200, content_type="text/html", body=body) for i in range(3)]
+items = [PageCapture(url_final=f"http://x.test/{i}", fetch=FetchInfo(url_requested=f"http://x.test/{i}", run_id="r"), content_type="text/html", body=body) for i in range(3)]
 out = []
 
 async def run():

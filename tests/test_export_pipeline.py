@@ -32,8 +32,8 @@ def _capture(recipe, body: str, path: str) -> PageCapture:
     url = f"http://127.0.0.1:1{path}"
     fetch = FetchInfo(url_requested=url, run_id="r1", fetched_at="2026-12-02T00:00:00.000000Z", latency_ms=12)
     res = convert(body, url, "text/html", recipe, fetch=fetch)
-    return PageCapture(url_requested=url, url_final=url, packet=res.packet, markdown=res.markdown, outcome=res.outcome,
-                       drop_reason=res.drop_reason, links=[], fetched_at=fetch.fetched_at, latency_ms=12)
+    return PageCapture(url_final=url, fetch=fetch, packet=res.packet, markdown=res.markdown, outcome=res.outcome,
+                       drop_reason=res.drop_reason, links=[])
 
 
 def _crawler(tmp_path, run_id: str, recipe, **settings):
@@ -152,8 +152,8 @@ def test_a_page_whose_stored_copy_stands_is_recorded_not_rewritten(run):
     _crawl(run.crawler, [first])
     stored_line = json.loads((run.root / "recrawl.jsonl").read_text("utf-8").splitlines()[0])
     url = first.url_final
-    again = PageCapture(url_requested=url, url_final=url, not_modified="304", previous=stored_line, outcome="kept",
-                        fetched_at="2026-12-03T00:00:00.000000Z", latency_ms=3)
+    again = PageCapture(url_final=url, fetch=FetchInfo(url_requested=url, http_status=304, run_id="r2", fetched_at="2026-12-03T00:00:00.000000Z", latency_ms=3),
+                        not_modified="304", previous=stored_line, outcome="kept")
     crawler = run.again("r2")
     out = _crawl(crawler, [again])
     assert isinstance(out[0], DropItem)  # not in the feeds: nothing about the page changed

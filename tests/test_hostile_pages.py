@@ -47,6 +47,7 @@ def test_html_conversion_runs_off_the_reactor_thread(monkeypatch):
     from twisted.internet.defer import ensureDeferred
 
     import gatecrawl.pipelines.convert as conv_mod
+    from gatecrawl.core.fetch import FetchInfo
     from gatecrawl.items import PageCapture
 
     threads: list[str] = []
@@ -69,7 +70,7 @@ def test_html_conversion_runs_off_the_reactor_thread(monkeypatch):
     pipe.open_spider()
     ticks: list[float] = []
     loop = task.LoopingCall(lambda: ticks.append(time.monotonic()))
-    item = PageCapture(url_requested="http://x.test/a", url_final="http://x.test/a", http_status=200, content_type="text/html", body=_tiny(50) + b"<p>" + b"word " * 200 + b"</p>")
+    item = PageCapture(url_final="http://x.test/a", fetch=FetchInfo(url_requested="http://x.test/a", run_id="r"), content_type="text/html", body=_tiny(50) + b"<p>" + b"word " * 200 + b"</p>")
     out: dict = {}
 
     async def run():

@@ -123,18 +123,19 @@ def test_pipeline_escalation_at_most_once():
     """A capture of a render request is never escalated again, even when what answered it
     looked plain (a cache, a proxy): the escalation after conversion honours the same attempt
     bound. It builds the request (ConvertMiddleware yields it); nothing is scheduled here."""
+    from gatecrawl.core.fetch import FetchInfo
     from gatecrawl.items import PageCapture
     from gatecrawl.middlewares.render import Escalation
 
     _, crawler = _mw()
     crawler.spider.parse = crawler.spider.errback = lambda *a: None
     escalation = Escalation(crawler.settings, crawler.stats)
-    first = PageCapture(url_requested="http://x/a", url_final="http://x/a", http_status=200, reader="http", body=b"<div id=root></div>", depth=2)
+    first = PageCapture(url_final="http://x/a", fetch=FetchInfo(url_requested="http://x/a", depth=2), body=b"<div id=root></div>")
     request = escalation.request_for(crawler.spider, first, {"needs_render": True})
     assert request is not None and request.meta["gatecrawl_render_attempts"] == 1 and request.meta["playwright"]
     assert request.meta["depth"] == 2 and request.dont_filter
     assert crawler.stats.get_value("gatecrawl/render/requested/pipeline_shell_page") == 1
-    again = PageCapture(url_requested="http://x/a", url_final="http://x/a", http_status=200, reader="http", body=b"<div id=root></div>", render_attempts=1)
+    again = PageCapture(url_final="http://x/a", fetch=FetchInfo(url_requested="http://x/a"), body=b"<div id=root></div>", render_attempts=1)
     assert escalation.request_for(crawler.spider, again, {"needs_render": True}) is None
     assert crawler.stats.get_value("gatecrawl/render/requested") == 1
     assert crawler.stats.get_value("gatecrawl/render/max_reached") == 1

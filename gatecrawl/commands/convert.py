@@ -18,7 +18,8 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from gatecrawl.core import evidence as ev
-from gatecrawl.core.convert import FetchInfo, convert
+from gatecrawl.core.convert import convert
+from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.reasons import Reason
 from gatecrawl.meta import EGRESS
 

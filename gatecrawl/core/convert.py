@@ -16,11 +16,12 @@ import re
 import logging
 import time
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from gatecrawl.core import evidence as ev
+from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.gate import GATE_VERSION, GateThresholds, score
 from gatecrawl.core.packet import EvidencePacket
 from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
@@ -58,31 +59,6 @@ def default_recipe() -> Recipe:
     """The recipe used when none is given: every key at its default (a cache: built once per
     process; a Recipe is immutable)."""
     return load_recipe_text("", source="<default>", default_name="default")
-
-
-@dataclass(frozen=True, kw_only=True)
-class FetchInfo:
-    """What the fetcher knows about a response. Every field is optional for ``convert()`` users."""
-
-    url_requested: str | None = None
-    http_status: int | None = 200
-    headers: Mapping[str, str] = field(default_factory=dict)
-    reader: str = "http"  # "http" or "render" ("embedded_data": the rebuilt page of a shell, set by convert() itself)
-    latency_ms: int | None = None
-    fetched_at: str | None = None
-    depth: int | None = None
-    run_id: str | None = None
-    error: str | None = None  # set when the download failed: no body to convert
-    error_reason: str | None = None  # typed reason for a failed download (egress_blocked, timeout, ...)
-    egress: Mapping[str, Any] | None = None  # the egress decision for a refused request (reason, detail, hop)
-    escalated_from: str | None = None
-    escalation_reason: str | None = None
-    fetch_presence: Mapping[str, Any] | None = None  # the plain fetch's presence verdict (Presence.to_dict)
-    render: Mapping[str, Any] | None = None  # readiness report from the browser
-    viewer_url: str | None = None  # the HTML page whose embedded PDF this is
-    capture: str | None = None  # "plain": the plain side of an escalated page (its shell signal was answered by a render)
-    not_found_probe: Mapping[str, Any] | None = None  # the host's "not found" fingerprint for this reader (core.soft404)
-    max_dom_nodes: int | None = None  # element cap before parsing (None: DEFAULT_MAX_DOM_NODES; 0: no cap)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.packet import EvidencePacket
 from gatecrawl.core.redact import redact_obj, redact_url
 from gatecrawl.core.routing import RoutingModel, observation
@@ -243,17 +244,17 @@ class RunLedger:
             key = packet.packet_key or ""
             self._append_report(entries.report_entry(packet, outcome=outcome, drop_reason=drop_reason, markdown=markdown, packet_key=key))
 
-    def add_unchanged(self, prev: dict[str, Any], *, url: str, url_requested: str, depth: int | None, not_modified: str,
-                      fetched_at: str | None, latency_ms: int | None) -> None:
-        """A page whose stored copy stands (a 304, a sitemap lastmod skip)."""
+    def add_unchanged(self, prev: dict[str, Any], *, url: str, not_modified: str, fetch: FetchInfo) -> None:
+        """A page whose stored copy stands (a 304, a sitemap lastmod skip); ``fetch`` is its
+        capture's :class:`~gatecrawl.core.fetch.FetchInfo` (this run's request)."""
         u = prev.get("url") or url
         change = self._change(prev, prev.get("outcome"), {}, prev.get("markdown_sha256"), u, not_modified=True)
         self._add_entry(entries.unchanged_manifest_entry(
-            prev, url=url, url_requested=url_requested, depth=depth, change=change, not_modified=not_modified,
-            fetched_at=fetched_at, latency_ms=latency_ms,
+            prev, url=url, url_requested=fetch.url_requested or url, depth=fetch.depth, change=change, not_modified=not_modified,
+            fetched_at=fetch.fetched_at, latency_ms=fetch.latency_ms,
         ))
         if self.options.report.enabled:
-            self._append_report(entries.carried_report_entry(prev, url=url, not_modified=not_modified, latency_ms=latency_ms))
+            self._append_report(entries.carried_report_entry(prev, url=url, not_modified=not_modified, latency_ms=fetch.latency_ms))
 
     def _append_report(self, entry: dict[str, Any]) -> None:
         self._open_spill()

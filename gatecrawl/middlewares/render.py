@@ -69,7 +69,7 @@ from gatecrawl.browser.readiness import ReadinessSession, RenderAborted, RenderT
 from gatecrawl.core.convert import page_type
 from gatecrawl.core.reasons import RenderReason
 from gatecrawl.exceptions import BrowserLaunchFailed
-from gatecrawl.items import first_headers
+from gatecrawl.items import PageCapture, first_headers
 from gatecrawl.middlewares.recrawl import strip_conditional
 from gatecrawl.meta import CONDITIONAL, ESCALATED_FROM, ESCALATION_REASON, NOT_MODIFIED, PLAIN_CAPTURE, PRESENCE, RENDER, RENDER_ATTEMPTS, START_TIME, URL_REQUESTED
 
@@ -208,20 +208,21 @@ class Escalation:
         self.fallback_max = settings.getint("GATECRAWL_RENDER_FALLBACK_MAX_BYTES")
         self.stats = stats
 
-    def request_for(self, spider: Any, item: Any, presence: dict | None) -> Request | None:
+    def request_for(self, spider: Any, item: PageCapture, presence: dict | None) -> Request | None:
         """The render request for ``item`` (a plain-HTTP capture), or None when it must not be
         rendered (counted as the middleware counts it)."""
-        if item.reader != "http" or not self.enabled:
+        fetch = item.fetch
+        if fetch.reader != "http" or not self.enabled:
             return None
         recipe = getattr(spider, "recipe", None)
         if recipe is None:
             return None
-        reason, why = render_decision(recipe, item.url_final, dict(presence or {}, needs_render=True), item.http_status or 200)
+        reason, why = render_decision(recipe, item.url_final, dict(presence or {}, needs_render=True), fetch.http_status or 200)
         if reason is None:
-            if item.presence is None:  # else RenderMiddleware already counted it
+            if fetch.fetch_presence is None:  # else RenderMiddleware already counted it
                 self.stats.inc_value(f"gatecrawl/render/skipped/{why}")
             return None
-        if self.max_attempts <= int(getattr(item, "render_attempts", 0) or 0):
+        if self.max_attempts <= int(item.render_attempts or 0):
             self.stats.inc_value("gatecrawl/render/max_reached")
             return None
         if reason == RenderReason.SHELL_PAGE:
@@ -231,14 +232,14 @@ class Escalation:
             callback=spider.parse,
             errback=spider.errback,
             meta={
-                "depth": item.depth or 0,
+                "depth": fetch.depth or 0,
                 START_TIME: time.monotonic(),
-                URL_REQUESTED: item.url_requested,
+                URL_REQUESTED: fetch.url_requested,
                 PRESENCE: presence,
             },
         )
         _stats_requested(self.stats, reason)
-        capture = plain_capture(item.url_final, item.http_status or 200, item.headers, item.body, self.fallback_max)
+        capture = plain_capture(item.url_final, fetch.http_status or 200, fetch.headers, item.body, self.fallback_max)
         if capture is None:
             self.stats.inc_value("gatecrawl/render/fallback/not_carried")
         return render_request(plain, item.url_final, reason, capture)

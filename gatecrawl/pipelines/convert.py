@@ -37,6 +37,7 @@ through the browser; its plain capture is not exported), ``gatecrawl/kept``, ``g
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -49,7 +50,7 @@ from twisted.python.threadpool import ThreadPool
 
 from scrapy.utils.defer import maybe_deferred_to_future
 
-from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, FetchInfo, convert, page_type
+from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, convert, page_type
 from gatecrawl.core.convertpool import ConvertProcessPool, default_workers, replay_logs
 from gatecrawl.items import PageCapture
 from gatecrawl.core.reasons import Reason
@@ -189,52 +190,20 @@ class ConvertPipeline:
         return cls(crawler)
 
     def _convert(self, item: PageCapture, probe: dict | None = None) -> tuple[tuple, dict]:
-        """The arguments of ``convert()`` for a captured page."""
-        spider = self.crawler.spider
-        fetch = FetchInfo(
-            url_requested=item.url_requested,
-            http_status=item.http_status,
-            headers=item.headers,
-            reader=item.reader,
-            not_found_probe=NotFoundProber.for_reader(probe, item.reader),
-            latency_ms=item.latency_ms,
-            fetched_at=item.fetched_at,
-            depth=item.depth,
-            run_id=spider.run_id,
-            error=item.error,
-            error_reason=item.error_reason,
-            egress=item.egress,
-            escalated_from=item.escalated_from,
-            escalation_reason=item.escalation_reason,
-            fetch_presence=item.presence,
-            render=item.render,
-            viewer_url=item.viewer_url,
-            max_dom_nodes=self.max_dom_nodes,
-        )
-        return (item.body, item.url_final, item.content_type, spider.recipe), {"fetch": fetch}
+        """The arguments of ``convert()`` for a captured page: its ``FetchInfo`` as the spider
+        built it, plus what conversion decides (the probe for its reader, the element cap)."""
+        fetch = replace(item.fetch, not_found_probe=NotFoundProber.for_reader(probe, item.fetch.reader), max_dom_nodes=self.max_dom_nodes)
+        return (item.body, item.url_final, item.content_type, self.crawler.spider.recipe), {"fetch": fetch}
 
     def _convert_plain(self, item: PageCapture, plain: dict, probe: dict | None) -> tuple[tuple, dict]:
-        """The plain side of an escalated page: its own body, status and headers; the render's
-        report attached; its shell signal not held against it (the render answered it)."""
-        spider = self.crawler.spider
-        fetch = FetchInfo(
-            url_requested=item.url_requested,
-            http_status=plain.get("status"),
-            headers=plain.get("headers") or {},
-            reader="http",
-            latency_ms=item.latency_ms,
-            fetched_at=item.fetched_at,
-            depth=item.depth,
-            run_id=spider.run_id,
-            escalated_from=item.escalated_from,
-            escalation_reason=item.escalation_reason,
-            fetch_presence=item.presence,
-            render=item.render,
-            capture="plain",
-            not_found_probe=NotFoundProber.for_reader(probe, "http"),
-            max_dom_nodes=self.max_dom_nodes,
+        """The plain side of an escalated page: its own body, status and headers, no failure; the
+        render's report attached; its shell signal not held against it (the render answered it)."""
+        fetch = replace(
+            item.fetch, http_status=plain.get("status"), headers=plain.get("headers") or {}, reader="http",
+            error=None, error_reason=None, egress=None, viewer_url=None, capture="plain",
+            not_found_probe=NotFoundProber.for_reader(probe, "http"), max_dom_nodes=self.max_dom_nodes,
         )
-        return (plain.get("body") or b"", plain.get("url") or item.url_final, plain.get("content_type"), spider.recipe), {"fetch": fetch}
+        return (plain.get("body") or b"", plain.get("url") or item.url_final, plain.get("content_type"), self.crawler.spider.recipe), {"fetch": fetch}
 
     async def _probe(self, item: PageCapture) -> dict | None:
         """The host's "not found" probe result, for an HTML page with a success status."""
@@ -242,7 +211,7 @@ class ConvertPipeline:
             return None
         if (urlsplit(item.url_final).path or "/") == "/":
             return None  # a site root is never judged by the probe (some hosts answer unknown paths with it)
-        captures = [(item.body, item.content_type, item.http_status)] if item.error is None else []
+        captures = [(item.body, item.content_type, item.fetch.http_status)] if item.fetch.error is None else []
         if item.plain is not None:
             captures.append((item.plain.get("body") or b"", item.plain.get("content_type"), item.plain.get("status")))
         if not any((status or 200) < 400 and page_type(body, ctype, item.url_final) == "html" for body, ctype, status in captures):
@@ -275,7 +244,7 @@ class ConvertPipeline:
         else:
             result = await self._off_reactor(self._convert, item, probe)
         plain, item.plain = item.plain, None
-        if item.reader == "render" and item.escalated_from == "http":
+        if item.fetch.reader == "render" and item.fetch.escalated_from == "http":
             # Two captures of one page: keep the better one that passes validation.
             plain_result = await self._off_reactor(self._convert_plain, item, plain, probe) if plain is not None else None
             choice = choose_capture(
@@ -297,11 +266,11 @@ class ConvertPipeline:
                 self.stats.inc_value(f"gatecrawl/embedded/rejected/{embedded.get('rejected') or embedded.get('drop_reason') or 'unknown'}")
         # A shell RenderMiddleware left to the embedded-data reader goes to the browser when it was
         # not kept, whatever its plain page was dropped for (as the middleware would have sent it).
-        deferred = item.reader == "http" and bool((item.presence or {}).get("embedded_sources"))
-        if escalate is not None and not result.ok and (result.drop_reason == Reason.SHELL_PAGE or deferred) and item.reader == "http":
+        deferred = item.fetch.reader == "http" and bool((item.fetch.fetch_presence or {}).get("embedded_sources"))
+        if escalate is not None and not result.ok and (result.drop_reason == Reason.SHELL_PAGE or deferred) and item.fetch.reader == "http":
             # A shell the downloader did not escalate: render it (same request shape and
             # counter as RenderMiddleware); this plain capture is not exported.
-            request = escalate(item, item.presence or result.packet.fetch_gate)
+            request = escalate(item, item.fetch.fetch_presence or result.packet.fetch_gate)
             if request is not None:
                 self.stats.inc_value("gatecrawl/items/escalated")
                 return request

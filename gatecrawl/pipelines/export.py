@@ -174,10 +174,7 @@ class ExportPipeline:
         item flow here (quarantined, logged at INFO) unless ``GATECRAWL_FEED_DROPPED``."""
         assert self.ledger is not None
         if isinstance(item, PageCapture) and item.not_modified and item.previous is not None:
-            self.ledger.add_unchanged(
-                item.previous, url=item.url_final, url_requested=item.url_requested, depth=item.depth,
-                not_modified=item.not_modified, fetched_at=item.fetched_at, latency_ms=item.latency_ms,
-            )
+            self.ledger.add_unchanged(item.previous, url=item.url_final, not_modified=item.not_modified, fetch=item.fetch)
             keys = list((item.previous or {}).get("keys") or [])
             stored = {"markdown": keys[0], "packet": keys[1]} if item.outcome == "kept" and len(keys) == 2 else {"quarantine": keys[0] if keys else None}
             self.crawler.signals.send_catch_log(signal=page_stored, item=item, keys=stored)

@@ -33,6 +33,7 @@ from w3lib.html import strip_html5_whitespace
 from w3lib.url import canonicalize_url, safe_url_string
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
+from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.reasons import Reason, RenderReason
 from gatecrawl.core.recipes import Recipe
 from gatecrawl.engineport import EnginePort
@@ -168,14 +169,17 @@ class RecipeSpider(scrapy.Spider):
             self.crawler.stats.inc_value("gatecrawl/pages/seen")
             self.crawler.stats.inc_value("gatecrawl/fetch/failed/url_too_long")
             return PageCapture(
-                url_requested=url,
                 url_final=url,
-                http_status=None,
-                reader="http",
-                fetched_at=_utc_now(),
-                depth=depth,
-                error=f"URL of {len(url)} characters, over URLLENGTH_LIMIT ({limit})",
-                error_reason=Reason.URL_TOO_LONG,
+                fetch=FetchInfo(
+                    url_requested=url,
+                    http_status=None,
+                    reader="http",
+                    fetched_at=_utc_now(),
+                    depth=depth,
+                    run_id=self.run_id,
+                    error=f"URL of {len(url)} characters, over URLLENGTH_LIMIT ({limit})",
+                    error_reason=Reason.URL_TOO_LONG,
+                ),
             )
         return self._build_request(url, depth, credentials=credentials, **meta)
 
@@ -286,21 +290,24 @@ class RecipeSpider(scrapy.Spider):
         headers = first_headers(response.headers)
         rendered = "playwright" in (response.flags or [])
         return PageCapture(
-            url_requested=meta.get(URL_REQUESTED) or (meta.get("redirect_urls") or [response.url])[0],
             url_final=response.url,
-            http_status=response.status,
+            fetch=FetchInfo(
+                url_requested=meta.get(URL_REQUESTED) or (meta.get("redirect_urls") or [response.url])[0],
+                http_status=response.status,
+                headers=headers,
+                reader="render" if rendered else "http",
+                latency_ms=latency,
+                fetched_at=_utc_now(),
+                depth=meta.get("depth", 0),
+                run_id=self.run_id,
+                fetch_presence=meta.get(PRESENCE),
+                escalated_from=meta.get(ESCALATED_FROM),
+                escalation_reason=meta.get(ESCALATION_REASON),
+                render=meta.get(RENDER),
+                viewer_url=meta.get(VIEWER_URL),
+            ),
             content_type=headers.get("content-type"),
-            headers=headers,
             body=response.body,
-            reader="render" if rendered else "http",
-            latency_ms=latency,
-            fetched_at=_utc_now(),
-            depth=meta.get("depth", 0),
-            presence=meta.get(PRESENCE),
-            escalated_from=meta.get(ESCALATED_FROM),
-            escalation_reason=meta.get(ESCALATION_REASON),
-            render=meta.get(RENDER),
-            viewer_url=meta.get(VIEWER_URL),
             plain=meta.get(PLAIN_CAPTURE) if rendered else None,
             render_attempts=int(meta.get(RENDER_ATTEMPTS, 0) or 0),
         )
@@ -317,13 +324,16 @@ class RecipeSpider(scrapy.Spider):
     def _unchanged(self, url_requested: str, url_final: str, prev: dict[str, Any], why: str, *, depth: int, latency_ms: int | None = None) -> PageCapture:
         """The capture of a page whose stored copy stands (a 304, or a sitemap lastmod skip)."""
         return PageCapture(
-            url_requested=url_requested,
             url_final=prev.get("url") or url_final,
-            http_status=304 if why == "304" else None,
-            reader="http",
-            latency_ms=latency_ms,
-            fetched_at=_utc_now(),
-            depth=depth,
+            fetch=FetchInfo(
+                url_requested=url_requested,
+                http_status=304 if why == "304" else None,
+                reader="http",
+                latency_ms=latency_ms,
+                fetched_at=_utc_now(),
+                depth=depth,
+                run_id=self.run_id,
+            ),
             not_modified=why,
             previous=prev,
         )
@@ -344,7 +354,7 @@ class RecipeSpider(scrapy.Spider):
             prev = self._previous(response.url)
             if prev is not None:
                 capture = self._capture(response)
-                yield self._unchanged(capture.url_requested, response.url, prev, "304", depth=depth, latency_ms=capture.latency_ms)
+                yield self._unchanged(capture.fetch.url_requested or response.url, response.url, prev, "304", depth=depth, latency_ms=capture.fetch.latency_ms)
                 yield from self._replay_links(prev, depth)
                 return
         capture = self._capture(response)
@@ -432,19 +442,22 @@ class RecipeSpider(scrapy.Spider):
             reason = Reason.RENDER_FAILED
         self.crawler.stats.inc_value(f"gatecrawl/fetch/failed/{reason}")
         yield PageCapture(
-            url_requested=request.meta.get(URL_REQUESTED) or (request.meta.get("redirect_urls") or [request.url])[0],
             url_final=request.url,
-            http_status=None,
-            reader="render" if request.meta.get("playwright") else "http",
-            fetched_at=_utc_now(),
-            depth=request.meta.get("depth", 0),
-            error=detail,
-            error_reason=reason,
-            egress=request.meta.get(EGRESS) if reason in (Reason.EGRESS_BLOCKED, Reason.SCHEME_BLOCKED) else None,
-            presence=request.meta.get(PRESENCE),
-            escalated_from=request.meta.get(ESCALATED_FROM),
-            escalation_reason=request.meta.get(ESCALATION_REASON),
-            render=request.meta.get(RENDER),
+            fetch=FetchInfo(
+                url_requested=request.meta.get(URL_REQUESTED) or (request.meta.get("redirect_urls") or [request.url])[0],
+                http_status=None,
+                reader="render" if request.meta.get("playwright") else "http",
+                fetched_at=_utc_now(),
+                depth=request.meta.get("depth", 0),
+                run_id=self.run_id,
+                error=detail,
+                error_reason=reason,
+                egress=request.meta.get(EGRESS) if reason in (Reason.EGRESS_BLOCKED, Reason.SCHEME_BLOCKED) else None,
+                fetch_presence=request.meta.get(PRESENCE),
+                escalated_from=request.meta.get(ESCALATED_FROM),
+                escalation_reason=request.meta.get(ESCALATION_REASON),
+                render=request.meta.get(RENDER),
+            ),
             plain=request.meta.get(PLAIN_CAPTURE) if request.meta.get("playwright") else None,
             render_attempts=int(request.meta.get(RENDER_ATTEMPTS, 0) or 0),
         )
