@@ -14,7 +14,6 @@ MAX_LINES = 500
 # 17: the conversion path, the spider, the export pipeline); once one is split, drop its entry.
 # pipelines/export.py: 819 lines on main, 820 on the recrawl18 branch awaiting its merge.
 OVER_LIMIT_CEILINGS = {
-    "core/convert.py": 582,
     "spiders/recipe.py": 519,
     "pipelines/export.py": 820,
 }
