@@ -228,11 +228,11 @@ def consent_dialog(doc: HtmlElement, *, idents: _Idents | None = None) -> dict |
 
     # is_consent needs an id or a class that names a consent dialog
     named = (idents or _Idents(doc)).named(_CONSENT_WORDS)
-    matches = [el for el in named if el is not body and any(a is body for a in el.iterancestors()) and is_consent(el)]
-    if len(matches) >= 2:
-        held = set(matches)
-        matches = [el for el in matches if not any(a in held for a in el.iterancestors() if a is not body)]
-    found = matches
+    consent_els = {el for el in named if el is not body and any(a is body for a in el.iterancestors()) and is_consent(el)}
+    # (so below ``body``, is_consent(el) is ``el in consent_els``)
+    found = [el for el in named if el in consent_els]  # document order
+    if len(found) >= 2:
+        found = [el for el in found if not any(a in consent_els for a in el.iterancestors() if a is not body)]
     if not found:
         return None
     total = len(visible_text(body))
@@ -240,8 +240,8 @@ def consent_dialog(doc: HtmlElement, *, idents: _Idents | None = None) -> dict |
     if consent == 0:
         return None
     chrome_test = _chrome_test(total)  # nav, header, footer, banners; not a wrapper of the page
-    chrome_els = _outermost(body, lambda el: is_consent(el) or chrome_test(el))
-    chrome = sum(len(visible_text(el)) for el in chrome_els if not is_consent(el))
+    chrome_els = _outermost(body, lambda el: el in consent_els or chrome_test(el))
+    chrome = sum(len(visible_text(el)) for el in chrome_els if el not in consent_els)
     ident = _ident(found[0])
     return {"container": f"{found[0].tag}.{ident}"[:80], "consent_chars": consent, "chrome_chars": chrome,
             "other_chars": max(0, total - consent - chrome)}
