@@ -1,7 +1,9 @@
 """walls: the consent dialog and the paywall container are looked for only among the elements
 whose id or class holds one of the pattern's words (one search over all of a page's id and
 class values, issue 13 item 6). The answers are the ones the scan of every identified element
-gave, on real pages and on the cases the case-folding and the value offsets must get right."""
+gave, on real pages and on the cases the case-folding and the value offsets must get right.
+The controls outside chrome are counted with each element's chrome ancestry decided once; the
+count is the one the ancestor walk per control gave."""
 
 from __future__ import annotations
 
@@ -124,3 +126,30 @@ def test_real_pages_answer_as_the_scan():
         assert (walls.consent_dialog(doc), walls.paywall_container(doc)) == old
         found += old[0] is not None
     assert found  # some page has a consent dialog
+
+
+def _choice_controls_scan(doc):
+    """choice_controls as it was written before: an ancestor walk per control."""
+    body = doc.find(".//body")
+    if body is None:
+        body = doc
+    n = 0
+    for el in body.iter("a", "button", "input"):
+        if any(isinstance(a.tag, str) and (a.tag.lower() in walls._CHROME or (a.get("role") or "").lower() in walls._CHROME_ROLE)
+               for a in el.iterancestors()):
+            continue
+        if el.tag == "input" and (el.get("type") or "").lower() not in ("submit", "button"):
+            continue
+        n += 1
+    return n
+
+
+def test_choice_controls_count_as_the_ancestor_walk():
+    html = ('<nav><a href="/1">1</a><div><a href="/2">2</a></div></nav><div role="Navigation"><button>b</button></div>'
+            '<header><input type="submit"></header><main><a href="/3">3</a><input type="text"><input type="BUTTON">'
+            '<footer><a href="/4">4</a></footer><a role="navigation" href="/5">5</a></main>')
+    doc = parse_html(html.encode(), content_type="text/html")
+    assert walls.choice_controls(doc) == _choice_controls_scan(doc) == 3
+    for body in _pages():
+        doc = parse_html(body, content_type="text/html")
+        assert walls.choice_controls(doc) == _choice_controls_scan(doc)

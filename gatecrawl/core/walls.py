@@ -280,12 +280,25 @@ def choice_controls(doc: HtmlElement) -> int:
     body = doc.find(".//body")
     if body is None:
         body = doc
+    inside: dict = {}  # element -> it or an ancestor is chrome (each element decided once)
+
+    def in_chrome(x) -> bool:
+        path = []
+        while x is not None and x not in inside:
+            path.append(x)
+            x = x.getparent()
+        held = inside[x] if x is not None else False
+        for y in reversed(path):
+            held = held or (isinstance(y.tag, str) and (y.tag.lower() in _CHROME or (y.get("role") or "").lower() in _CHROME_ROLE))
+            inside[y] = held
+        return held
+
     n = 0
     for el in body.iter("a", "button", "input"):
-        if any(isinstance(a.tag, str) and (a.tag.lower() in _CHROME or (a.get("role") or "").lower() in _CHROME_ROLE)
-               for a in el.iterancestors()):
-            continue
         if el.tag == "input" and (el.get("type") or "").lower() not in ("submit", "button"):
+            continue
+        parent = el.getparent()
+        if parent is not None and in_chrome(parent):  # a chrome ancestor
             continue
         n += 1
     return n
