@@ -20,6 +20,7 @@ This module has no Scrapy imports and no state; the same page gives the same dec
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import re
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
-__all__ = ["Ballot", "AgreementResult", "CANDIDATES", "candidate_text", "decide", "UNIT_ATTR"]
+__all__ = ["Ballot", "AgreementResult", "CANDIDATES", "candidate_text", "decide", "text_shingles", "UNIT_ATTR"]
 
 UNIT_ATTR = "data-gc-unit"
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
@@ -98,8 +99,20 @@ class _TextCandidate:
 
 
 def _text_candidate(name: str, text: str | None) -> _TextCandidate:
-    toks = _tokens(text or "")
+    return _text_candidate_of(name, text or "")
+
+
+@functools.lru_cache(maxsize=8)
+def _text_candidate_of(name: str, text: str) -> _TextCandidate:
+    """Cached by value (pure): the selection reads the trafilatura candidate's shingles again
+    for its reference share (``text_shingles``) after the vote built them."""
+    toks = _tokens(text)
     return _TextCandidate(name, len(toks), frozenset(_shingles(toks)), " " + " ".join(toks) + " ")
+
+
+def text_shingles(name: str, text: str | None) -> frozenset:
+    """The set of 4-token shingles of a candidate's lower-cased text (the vote's, shared)."""
+    return _text_candidate(name, text).shingles
 
 
 CANDIDATES = ("trafilatura", "readability")

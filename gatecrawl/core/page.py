@@ -5,6 +5,7 @@ Everything here reads an lxml document and never mutates it.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -104,20 +105,29 @@ WRAPPER_MAX_LINK_DENSITY = 0.5
 NOSCRIPT_FALLBACK_CHARS = 200
 
 
+@functools.lru_cache(maxsize=65536)
+def _banner_ident(ident: str) -> bool:
+    """``_BANNER_RE`` names a banner in ``ident`` (pure, cached: a page repeats its class strings)."""
+    return _BANNER_RE.search(ident) is not None
+
+
 def _chrome_candidate(node) -> bool:
-    if not isinstance(node.tag, str):
+    tag = node.tag
+    if not isinstance(tag, str):
         return False
-    tag = node.tag.lower()
-    if tag in _NEVER_CHROME or (node.get("role") or "").lower() == "main":
+    tag = tag.lower()
+    if tag in _NEVER_CHROME:
         return False
     role = (node.get("role") or "").lower()
+    if role == "main":
+        return False
     if tag in _CHROME_TAGS or role in _CHROME_ROLES:
         return True
     if tag in ("header", "footer"):
         # An article's own header (title, byline) or footer is content, not chrome.
         return not any(isinstance(a.tag, str) and a.tag.lower() in ("article", "main") for a in node.iterancestors())
     ident = " ".join(filter(None, (node.get("id"), node.get("class"))))
-    return bool(ident and _BANNER_RE.search(ident))
+    return bool(ident) and _banner_ident(ident)
 
 
 def _holds_main(node) -> bool:

@@ -6,7 +6,9 @@ taken in :mod:`gatecrawl.core.validate`, against how much real content the page 
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -141,20 +143,6 @@ def _outermost(body, pred) -> list:
     return out
 
 
-#: elements with an id or a class, in document order: the only ones an ident test can name
-_IDENTIFIED = lxml.etree.XPath("descendant::*[@id or @class]")
-
-
-def _outermost_identified(body, pred) -> list:
-    """``_outermost(body, pred)`` for a ``pred`` that only holds for elements with an id or
-    class: those are found by lxml, and a match inside another match is left out."""
-    matches = [el for el in _IDENTIFIED(body) if pred(el)]
-    if len(matches) < 2:
-        return matches
-    found = set(matches)
-    return [el for el in matches if not any(a in found for a in el.iterancestors() if a is not body)]
-
-
 #: An element holding this many paragraphs of at least PROSE_PARAGRAPH_CHARS characters holds
 #: the page's prose: it wraps content, it is not a consent dialog (one or two short notices).
 PROSE_PARAGRAPHS = 3
@@ -171,7 +159,49 @@ def _holds_prose(el) -> bool:
     return False
 
 
-def consent_dialog(doc: HtmlElement) -> dict | None:
+#: Words one of which every consent (paywall) ident holds: ``_CONSENT_IDENT``
+#: (``_PAYWALL_IDENT``) without its token boundaries, each word inside one attribute (none
+#: holds a space), in lower case (see ``_named``).
+_CONSENT_WORDS = re.compile(r"consent|cookie|gdpr|onetrust|didomi|usercentrics|sp_message|cmp|truste|privacy")
+_PAYWALL_WORDS = re.compile(
+    r"paywall|pay-wall|regwall|reg-wall|paygate|piano-|tp-|access-|buy|purchase-|subscriber-only|locked|premium-")
+#: the id and class values of an element and its descendants, in document order
+_IDENT_VALUES = lxml.etree.XPath("descendant-or-self::*/@id | descendant-or-self::*/@class")
+
+
+class _Idents:
+    """A document's id and class values, searched for words: ``named(words)`` gives the
+    elements whose id or class holds one of ``words`` in any case, in document order, each
+    once (the only ones a case-insensitive ident pattern built on those words can match).
+    One search over all the values, case-folded so that it finds what such a pattern
+    matches: lower-cased, and the four non-ASCII letters the pattern matches as ASCII ones
+    written as those (U+0130 and U+0131 as ``i``, U+017F as ``s``; U+212A lower-cases to
+    ``k``). The folding keeps every offset (U+0130 is the one letter whose lower case is
+    longer, and it is replaced first)."""
+
+    def __init__(self, doc) -> None:
+        self.values = _IDENT_VALUES(doc)
+        text = "\n".join(self.values).replace("\u0130", "i").lower()
+        self.text = text.replace("\u0131", "i").replace("\u017f", "s")
+        self._seps: list[int] | None = None  # offset of the line break after each value
+
+    def named(self, words: re.Pattern) -> list:
+        out: list = []
+        last = -1
+        for m in words.finditer(self.text):
+            if self._seps is None:  # (a value may hold line breaks: offsets, not a count)
+                self._seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, self.values)))]
+            k = bisect.bisect_left(self._seps, m.start())
+            if k == last:
+                continue
+            last = k
+            el = self.values[k].getparent()
+            if not out or out[-1] is not el:  # an element's id and class are next to each other
+                out.append(el)
+        return out
+
+
+def consent_dialog(doc: HtmlElement, *, idents: _Idents | None = None) -> dict | None:
     """The page's consent-management dialog and how much text lies outside it, or None.
 
     A consent container is an element (not html/body, not wrapping a main or article, not
@@ -189,7 +219,13 @@ def consent_dialog(doc: HtmlElement) -> dict | None:
                 and not _holds_main(el) and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
                 and not _holds_prose(el))
 
-    found = _outermost_identified(body, is_consent)  # is_consent needs an id or a class
+    # is_consent needs an id or a class that names a consent dialog
+    named = (idents or _Idents(doc)).named(_CONSENT_WORDS)
+    consent_els = {el for el in named if el is not body and any(a is body for a in el.iterancestors()) and is_consent(el)}
+    # (so below ``body``, is_consent(el) is ``el in consent_els``)
+    found = [el for el in named if el in consent_els]  # document order
+    if len(found) >= 2:
+        found = [el for el in found if not any(a in consent_els for a in el.iterancestors() if a is not body)]
     if not found:
         return None
     total = len(visible_text(body))
@@ -197,20 +233,17 @@ def consent_dialog(doc: HtmlElement) -> dict | None:
     if consent == 0:
         return None
     chrome_test = _chrome_test(total)  # nav, header, footer, banners; not a wrapper of the page
-    chrome_els = _outermost(body, lambda el: is_consent(el) or chrome_test(el))
-    chrome = sum(len(visible_text(el)) for el in chrome_els if not is_consent(el))
+    chrome_els = _outermost(body, lambda el: el in consent_els or chrome_test(el))
+    chrome = sum(len(visible_text(el)) for el in chrome_els if el not in consent_els)
     ident = _ident(found[0])
     return {"container": f"{found[0].tag}.{ident}"[:80], "consent_chars": consent, "chrome_chars": chrome,
             "other_chars": max(0, total - consent - chrome)}
 
 
-_IDENTIFIED_OR_SELF = lxml.etree.XPath("descendant-or-self::*[@id or @class]")
-
-
-def paywall_container(doc: HtmlElement) -> dict | None:
+def paywall_container(doc: HtmlElement, *, idents: _Idents | None = None) -> dict | None:
     """The first paywall or purchase container on the page (its tag.class and the visible
     characters it holds), or None."""
-    for el in _IDENTIFIED_OR_SELF(doc):  # an element without id or class has no ident to match
+    for el in (idents or _Idents(doc)).named(_PAYWALL_WORDS):  # the only elements the ident can name
         if el.tag.lower() in ("html", "body"):
             continue
         ident = _ident(el)
@@ -240,12 +273,25 @@ def choice_controls(doc: HtmlElement) -> int:
     body = doc.find(".//body")
     if body is None:
         body = doc
+    inside: dict = {}  # element -> it or an ancestor is chrome (each element decided once)
+
+    def in_chrome(x) -> bool:
+        path = []
+        while x is not None and x not in inside:
+            path.append(x)
+            x = x.getparent()
+        held = inside[x] if x is not None else False
+        for y in reversed(path):
+            held = held or (isinstance(y.tag, str) and (y.tag.lower() in _CHROME or (y.get("role") or "").lower() in _CHROME_ROLE))
+            inside[y] = held
+        return held
+
     n = 0
     for el in body.iter("a", "button", "input"):
-        if any(isinstance(a.tag, str) and (a.tag.lower() in _CHROME or (a.get("role") or "").lower() in _CHROME_ROLE)
-               for a in el.iterancestors()):
-            continue
         if el.tag == "input" and (el.get("type") or "").lower() not in ("submit", "button"):
+            continue
+        parent = el.getparent()
+        if parent is not None and in_chrome(parent):  # a chrome ancestor
             continue
         n += 1
     return n
@@ -265,10 +311,11 @@ def birth_date_form(doc: HtmlElement) -> bool:
 def page_signals(doc: HtmlElement) -> dict:
     """The structural signals the interstitial detectors read (see gatecrawl.core.validate)."""
     t = doc.find(".//title")
+    idents = _Idents(doc)
     return {
         "document_title": norm_space(t.text_content()) if t is not None else "",
-        "consent": consent_dialog(doc),
-        "paywall_container": paywall_container(doc),
+        "consent": consent_dialog(doc, idents=idents),
+        "paywall_container": paywall_container(doc, idents=idents),
         "search_query_shown": search_query_shown(doc),
         "choice_controls": choice_controls(doc),
         "birth_date_form": birth_date_form(doc),

@@ -187,12 +187,14 @@ def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Elemen
     return chain[best]
 
 
-def _shared_share(root: lxml.etree._Element, ref: str) -> float | None:
-    """Share of ``root``'s 4-token shingles that occur in ``ref``."""
+def _shared_share(root: lxml.etree._Element, ref: str, theirs=None) -> float | None:
+    """Share of ``root``'s 4-token shingles that occur in ``ref`` (``theirs``: the shingles of
+    ``ref``'s lower-cased tokens when the caller has them)."""
     ours = _shingle_set(_TOKEN_RX.findall(root.text_content().lower()))
     if not ours:
         return None
-    theirs = _shingle_set(_TOKEN_RX.findall((ref or "").lower()))
+    if theirs is None:
+        theirs = _shingle_set(_TOKEN_RX.findall((ref or "").lower()))
     return round(len(ours & theirs) / len(ours), 4)
 
 

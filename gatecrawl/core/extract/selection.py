@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import lxml.html
 
 from gatecrawl.core import pagetype
-from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide
+from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, text_shingles
 from gatecrawl.core.extract.dom import MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len
 from gatecrawl.core.extract.preclean import _preclean
 from gatecrawl.core.extract.patterns import _clean_patterns, _protected_blocks, _recipe_exclude
@@ -258,7 +258,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             set_aside, removed = [], []
     reference_share = None
     if "trafilatura" in ref_cache:
-        reference_share = _shared_share(root, ref_cache["trafilatura"])
+        ref = ref_cache["trafilatura"]
+        reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref))
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
