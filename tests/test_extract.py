@@ -505,3 +505,35 @@ def test_whitespace_collapse_is_the_regex_one():
     want = re.sub(r"\s+", " ", sample).strip()
     assert want == "a \u200bb\ufeff c"
     assert norm_space(sample) == _squash(sample) == _norm_ws(sample) == want
+
+
+def test_block_text_separates_items_the_markup_glues():
+    """Vote units are tokenised on the words a reader sees: spans and divs laid out apart
+    (no whitespace in the markup) are separate words; inline formatting inside a word is not
+    split."""
+    from gatecrawl.core.extract.dom import block_text
+
+    li = lxml.html.fromstring("<li><h3><a href='/t'>The Bluff</a></h3><div><span>2026</span>"
+                              "<span>1h 43m</span><span>R</span></div><div>5.8</div></li>")
+    assert block_text(li).split() == ["The", "Bluff", "2026", "1h", "43m", "R", "5.8"]
+    assert li.text_content() == "The Bluff20261h 43mR5.8"  # what the vote compared before
+    p = lxml.html.fromstring("<p><b>H</b>ello <em>wor</em>ld and <a href='/x'>a link</a>.</p>")
+    assert block_text(p) == "Hello world and a link."
+
+
+def test_adjacent_items_do_not_run_together_in_the_markdown():
+    from gatecrawl.core.convert import convert
+
+    items = "".join(
+        f"<li class='item'><div class='t'><a href='/t/{i}'><h3>Film title number {i} returns</h3></a></div>"
+        f"<div class='m'><span>20{10 + i}</span><span>1h {10 + i}m</span><span>PG</span></div></li>"
+        for i in range(25))
+    html = ("<html><head><title>Films</title></head><body><main><h1>Most popular films</h1>"
+            f"<section><ul class='chart'>{items}</ul></section></main></body></html>")
+    res = convert(html.encode(), "https://films.example/chart", content_type="text/html")
+    assert res.ok
+    assert "2010 1h 10m PG" in res.markdown and "20101h" not in res.markdown
+    assert "separate_items" in res.evidence["boilerplate_filter_rules_used"]
+    # inline formatting that splits a word is left alone
+    sel = select_main(page(f"<article><h1>T</h1>{prose(3)}<p>The <b>H</b><i>ello</i> case.</p></article>"))
+    assert "The Hello case." in text_of(sel)

@@ -10,7 +10,8 @@ import lxml.html
 
 from gatecrawl.core import pagetype
 from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide
-from gatecrawl.core.extract.dom import MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len
+from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
+    separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
 from gatecrawl.core.extract.patterns import _clean_patterns, _protected_blocks, _recipe_exclude
 from gatecrawl.core.extract.blocks import (_clean_links, _drop_ad_labels, _drop_author_bios,
@@ -211,7 +212,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
         region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
-        ballots = [Ballot(i, _TOKEN_RX.findall(u.text_content().lower()), i in own_idx, u.tag,
+        ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
                           in_region=i in region)
                    for i, u in enumerate(units)]
         res = decide(ballots, page_text)
@@ -259,6 +260,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     reference_share = None
     if "trafilatura" in ref_cache:
         reference_share = _shared_share(root, ref_cache["trafilatura"])
+    if separate_adjacent_items(root):
+        fired.add("separate_items")
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
