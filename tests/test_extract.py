@@ -537,3 +537,33 @@ def test_adjacent_items_do_not_run_together_in_the_markdown():
     # inline formatting that splits a word is left alone
     sel = select_main(page(f"<article><h1>T</h1>{prose(3)}<p>The <b>H</b><i>ello</i> case.</p></article>"))
     assert "The Hello case." in text_of(sel)
+
+
+def _desc(tag: str = "div") -> str:
+    return (f"<{tag} class='product-description'><p>{PARA}</p><ul><li>Slim fit and lightweight</li>"
+            f"<li>Sweat-wicking fabric</li></ul></{tag}>")
+
+
+@pytest.mark.parametrize("body, copies", [
+    # the mobile and desktop copies of a description, side by side: one stays
+    (f"<h1>Arrival T-Shirt</h1>{_desc()}{_desc()}<p>{PARA} Care notes.</p>", 1),
+    # the same feature list under each tier of a pricing table: the tiers' texts differ
+    ("<h1>Plans</h1>" + "".join(f"<div class='tier'><h3>Plan {n}</h3><p>${n}9 a month</p>{_desc()}</div>"
+                                for n in range(3)), 3),
+    # a flat page whose sections share a paragraph: a heading between them
+    (f"<h1>Providers</h1><h2>First</h2>{_desc()}<h2>Second</h2>{_desc()}", 2),
+])
+def test_a_repeated_sibling_section_is_kept_once(body, copies):
+    sel = select_main(page(f"<main>{body}</main>"))
+    assert text_of(sel).count("Sweat-wicking fabric") == copies
+    assert ("exclude_duplicate" in sel.removal_rules) == (copies == 1)
+    if copies == 1:
+        assert any(rule == "exclude_duplicate" and "Slim fit" in t for rule, t in sel.removed)
+
+
+def test_a_paragraph_repeated_in_each_tab_is_not_a_copy():
+    tabs = "".join(f"<div class='tab'><p>{PARA} See the bindings page.</p><pre>code {n}</pre></div>"
+                   for n in range(3))
+    flat = f"<h1>Run locally</h1><div class='tabs'>{''.join(f'<p>{PARA} Same note.</p><pre>x{n}</pre>' for n in range(3))}</div>"
+    sel = select_main(page(f"<main>{flat}{tabs}</main>"))
+    assert text_of(sel).count("Same note.") == 3
