@@ -1,7 +1,16 @@
 """Extraction benchmark: gatecrawl's convert() vs trafilatura and readability-lxml, same run.
 
 Usage: ``python -m bench.extraction [--corpus article-extraction|wcxb-dev|all] [--data DIR]
-[--limit N] [--worst N]``
+[--limit N] [--worst N] [--type TYPE] [--half tune|check] [--ids a,b,c] [--per-page FILE]``
+
+Subsets for cheap iteration: ``--type`` keeps the pages of one page type (pages without a
+``page_type`` are articles), ``--half`` the pages of one half of the site split, ``--ids``
+the listed page ids; the filters combine (all must hold) and apply before ``--limit``.
+``--per-page FILE`` writes ``{corpus: {id: [convert F1, trafilatura F1 or null, type, half,
+drop reason or null]}}`` so two runs can be compared page by page. ``--baseline-cache DIR``
+keeps trafilatura's and readability-lxml's texts in ``DIR`` (one JSON file per corpus and
+library version) and reuses them on the next run: the baselines are then not timed
+(``speed_ratio`` is null), so use it for iteration, not for speed figures.
 
 Corpus layout (Scrapinghub article-extraction-benchmark): ``DIR/html/<id>.html.gz`` and
 ``DIR/ground-truth.json`` mapping ``<id>`` to ``{"articleBody": ..., "url": ...,
@@ -74,9 +83,25 @@ def score(preds: dict[str, str | None], gold: dict[str, str]) -> dict:
     return {"precision": mp, "recall": mr, "f1": f1, "per_page": per_page}
 
 
-def load_corpus(data: Path, limit: int | None = None) -> tuple[dict, dict, dict]:
+def select_ids(gt: dict, *, page_type: str | None = None, half: str | None = None,
+               ids: set[str] | None = None) -> list[str]:
+    """The page ids of a ground-truth mapping that pass every given filter, sorted."""
+    out = []
+    for pid in sorted(gt):
+        if ids is not None and pid not in ids:
+            continue
+        if page_type is not None and (gt[pid].get("page_type") or "article") != page_type:
+            continue
+        if half is not None and host_half(gt[pid].get("url") or "") != half:
+            continue
+        out.append(pid)
+    return out
+
+
+def load_corpus(data: Path, limit: int | None = None, *, page_type: str | None = None,
+                half: str | None = None, ids: set[str] | None = None) -> tuple[dict, dict, dict]:
     gt = json.loads((data / "ground-truth.json").read_text(encoding="utf-8"))
-    ids = sorted(gt)
+    ids = select_ids(gt, page_type=page_type, half=half, ids=ids)
     if limit:
         ids = ids[:limit]
     pages = {pid: gzip.decompress((data / "html" / f"{pid}.html.gz").read_bytes()) for pid in ids}
@@ -198,24 +223,50 @@ def run_corpus(data: Path, args) -> tuple[dict, list]:
 
     from gatecrawl.core.convert import convert
 
-    pages, gold, urls = load_corpus(data, args.limit)
+    wanted = set(args.ids.split(",")) if args.ids else None
+    pages, gold, urls = load_corpus(data, args.limit, page_type=args.type, half=args.half, ids=wanted)
     ids = sorted(pages)
     types = load_types(data, ids)
     stored: dict[str, str] = {}  # what the store gets: a dropped page is empty
     markdown: dict[str, str] = {}  # convert()'s Markdown, drops ignored
     drops: Counter = Counter()
+    dropped_ids: dict[str, str] = {}
     traf_txt: dict[str, str | None] = {}
     read_txt: dict[str, str | None] = {}
     t_conv = t_traf = t_read = 0.0
+    cache_file = None
+    cache: dict = {}
+    if args.baseline_cache is not None:
+        try:
+            import readability
+            rver = getattr(readability, "__version__", "x")
+        except ImportError:
+            rver = "none"
+        cache_file = args.baseline_cache / f"{data.name}-traf{trafilatura.__version__}-read{rver}.json"
+        if cache_file.exists():
+            cache = json.loads(cache_file.read_text(encoding="utf-8"))
+    cache.setdefault("trafilatura", {})
+    cache.setdefault("readability", {})
+    cache_dirty = False
     for pid in ids:
         t0 = time.perf_counter()
         res = convert(pages[pid], urls[pid], content_type="text/html")
         t1 = time.perf_counter()
         if not args.no_trafilatura:
-            traf_txt[pid] = trafilatura.extract(pages[pid])
+            if pid in cache["trafilatura"]:
+                traf_txt[pid] = cache["trafilatura"][pid]
+            else:
+                traf_txt[pid] = trafilatura.extract(pages[pid])
+                cache["trafilatura"][pid] = traf_txt[pid]
+                cache_dirty = True
         t2 = time.perf_counter()
         if not args.no_readability:
-            read_txt[pid] = _readability_text(pages[pid])
+            if pid in cache["readability"]:
+                read_txt[pid] = cache["readability"][pid]
+            else:
+                read_txt[pid] = _readability_text(pages[pid])
+                cache["readability"][pid] = read_txt[pid]
+                cache_dirty = True
         t3 = time.perf_counter()
         t_conv += t1 - t0
         t_traf += t2 - t1
@@ -224,7 +275,15 @@ def run_corpus(data: Path, args) -> tuple[dict, list]:
         stored[pid] = markdown[pid] if res.ok else ""
         if not res.ok:
             drops[res.drop_reason] += 1
+            dropped_ids[pid] = res.drop_reason
+    if cache_file is not None:
+        if cache_dirty:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            cache_file.write_text(json.dumps(cache, sort_keys=True), encoding="utf-8")
+        t_traf = t_read = 0.0  # not timed when cached
     n = len(ids)
+    if not n:
+        return {"pages": 0, "dropped": 0, "drop_reasons": {}, "groups": {}}, []
     conv = score(stored, gold)
     md = score(markdown, gold)
     out: dict = {
@@ -275,11 +334,19 @@ def run_corpus(data: Path, args) -> tuple[dict, list]:
     if args.worst:
         worst = sorted((page_f1(*conv["per_page"][pid]), pid) for pid in ids)[:args.worst]
         out["worst"] = [[pid, round(f, 3)] for f, pid in worst]
+    per_page = {}
+    for pid in ids:
+        tf = round(page_f1(*traf["per_page"][pid]), 4) if traf is not None else None
+        per_page[pid] = [round(page_f1(*conv["per_page"][pid]), 4), tf, types[pid],
+                         host_half(urls[pid]), dropped_ids.get(pid)]
+    out["_per_page"] = per_page
     return out, rows
 
 
 def _print_corpus(name: str, out: dict, rows: list) -> None:
     print(f"== {name}: {out['pages']} pages, {out['dropped']} dropped {out['drop_reasons']}")
+    if not out["pages"]:
+        return
     print(f"{'system':<12} {'precision':>9} {'recall':>7} {'f1':>7} {'pages/s':>8}")
     for sys_name, p, r, f, sp in rows:
         speed = f"{sp:8.2f}" if sp == sp else f"{'-':>8}"  # nan: not timed
@@ -303,6 +370,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=None, help="a corpus folder in the same layout")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--worst", type=int, default=0, help="list the N worst pages (by convert() F1)")
+    ap.add_argument("--type", default=None, help="only pages of this page type (wcxb: article, "
+                    "collection, documentation, forum, listing, product, service)")
+    ap.add_argument("--half", choices=["tune", "check"], default=None,
+                    help="only pages of this half of the split by site")
+    ap.add_argument("--ids", default=None, help="only these page ids, comma-separated")
+    ap.add_argument("--per-page", type=Path, default=None,
+                    help="write per-page figures (JSON) to this file")
+    ap.add_argument("--baseline-cache", type=Path, default=None,
+                    help="reuse baseline texts kept in this folder (baselines then not timed)")
     ap.add_argument("--no-trafilatura", action="store_true", help="skip the trafilatura baseline")
     ap.add_argument("--no-readability", action="store_true", help="skip the readability-lxml baseline")
     args = ap.parse_args(argv)
@@ -318,10 +394,14 @@ def main(argv: list[str] | None = None) -> int:
         name = args.corpus or "article-extraction"
         targets = {name: CORPORA[name]}
     result: dict = {"corpora": {}}
+    per_page: dict = {}
     for name, data in targets.items():
         out, rows = run_corpus(data, args)
+        per_page[name] = out.pop("_per_page", {})
         _print_corpus(name, out, rows)
         result["corpora"][name] = out
+    if args.per_page is not None:
+        args.per_page.write_text(json.dumps(per_page, sort_keys=True, indent=0), encoding="utf-8")
     if len(targets) == 1:
         result.update(next(iter(result["corpora"].values())))
     print(json.dumps(result, sort_keys=False))

@@ -100,3 +100,41 @@ def test_a_disjoint_short_first_opinion_asks_the_second():
     res = decide(ballots(spec), texts)
     assert asked == ["trafilatura", "readability"]
     assert res.mode == "own_outvoted" and res.keep == {1}
+
+
+def test_chrome_needs_both_others_when_the_own_selection_abstains_or_is_widened_by_one():
+    # the own selection abstains; trafilatura alone keeps a body and a menu in <nav>
+    spec = [Ballot(0, [], True, "p", in_region=True),
+            Ballot(1, A.split(), False, "p"),
+            Ballot(2, words("menu", 30).split(), False, "li", chrome=True)]
+    texts = {"trafilatura": A + " " + words("menu", 30), "readability": ""}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_abstained" and set(res.keep) == {1}
+    # trafilatura confirms the own selection and adds a section and a footer; readability is
+    # elsewhere: the section comes in, the footer does not
+    spec = [Ballot(0, A.split(), True, "p", in_region=True),
+            Ballot(1, B.split(), False, "p"),
+            Ballot(2, words("legal", 30).split(), False, "p", chrome=True),
+            Ballot(3, C.split(), False, "p")]
+    texts = {"trafilatura": " ".join((A, B, words("legal", 30))), "readability": C}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_widened" and set(res.keep) == {0, 1}
+    # both others keep the chrome unit: a majority brings it back
+    spec = [Ballot(0, [], True, "p", in_region=True),
+            Ballot(1, words("menu", 30).split(), False, "li", chrome=True)]
+    texts = {"trafilatura": words("menu", 30), "readability": words("menu", 30)}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_abstained" and set(res.keep) == {1}
+
+
+def test_an_abstaining_selection_is_not_replaced_by_a_few_labels():
+    # trafilatura speaks (the menu it keeps makes it long enough) but what it keeps outside
+    # the chrome is a title and two labels: under CANDIDATE_MIN_TOKENS, the own selection stands
+    spec = [Ballot(0, [], True, "p", in_region=True),
+            Ballot(1, "preview not available".split(), False, "p"),
+            Ballot(2, "download pdf 4 2 mb".split(), False, "p"),
+            Ballot(3, words("menu", 30).split(), False, "li", chrome=True)]
+    texts = {"trafilatura": "preview not available download pdf 4 2 mb " + words("menu", 30),
+             "readability": ""}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_only" and res.keep is None

@@ -85,3 +85,65 @@ def test_a_dropped_page_scores_as_empty(tmp_path, capsys):
     assert result["dropped"] == 1
     assert result["convert_recall"] == pytest.approx(0.5, abs=0.01)
     assert result["markdown_f1"] > result["convert_f1"]
+
+
+def test_subset_filters_select_by_type_half_and_id(tmp_path, capsys):
+    """--type, --half and --ids pick the pages they name and combine; --per-page writes one
+    entry per scored page."""
+    from bench.extraction import host_half
+
+    (tmp_path / "html").mkdir()
+    body = "".join(f"<p>Sentence {i} of the story tells the reader something new about rivers "
+                   "and the towns along them.</p>" for i in range(8))
+    gt = {}
+    hosts = {}
+    for i, ptype in enumerate(("product", "product", "listing", None)):
+        pid = f"p{i}"
+        html = f"<html><head><title>T</title></head><body><article><h1>H</h1>{body}</article></body></html>"
+        (tmp_path / "html" / f"{pid}.html.gz").write_bytes(gzip.compress(html.encode()))
+        url = f"https://site{i}.example.org/{pid}"
+        hosts[pid] = host_half(url)
+        gt[pid] = {"articleBody": body.replace("<p>", "").replace("</p>", "\n"), "url": url}
+        if ptype:
+            gt[pid]["page_type"] = ptype
+    (tmp_path / "ground-truth.json").write_text(json.dumps(gt), "utf-8")
+
+    def run(*extra):
+        assert main(["--data", str(tmp_path), "--no-readability", "--no-trafilatura", *extra]) == 0
+        return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+    assert run("--type", "product")["pages"] == 2
+    assert set(run("--type", "article")["groups"]) >= {"type:article"}
+    assert run("--ids", "p0,p2")["pages"] == 2
+    assert run("--ids", "p0,p2", "--type", "listing")["pages"] == 1
+    for half in ("tune", "check"):
+        want = sum(1 for h in hosts.values() if h == half)
+        assert run("--half", half)["pages"] == want
+    assert run("--ids", "nope")["pages"] == 0
+    out = tmp_path / "pp.json"
+    run("--type", "product", "--per-page", str(out))
+    pp = json.loads(out.read_text("utf-8"))[tmp_path.name]
+    assert sorted(pp) == ["p0", "p1"] and pp["p0"][2] == "product"
+
+
+def test_baseline_cache_is_written_then_reused(tmp_path, capsys):
+    (tmp_path / "c" / "html").mkdir(parents=True)
+    data = tmp_path / "c"
+    body = "".join(f"<p>Sentence {i} of the story tells the reader something new about rivers "
+                   "and the towns along them.</p>" for i in range(8))
+    html = f"<html><head><title>T</title></head><body><article><h1>H</h1>{body}</article></body></html>"
+    (data / "html" / "a.html.gz").write_bytes(gzip.compress(html.encode()))
+    gt = {"a": {"articleBody": body.replace("<p>", "").replace("</p>", "\n"), "url": "https://e.org/a"}}
+    (data / "ground-truth.json").write_text(json.dumps(gt), "utf-8")
+    cache = tmp_path / "cache"
+    assert main(["--data", str(data), "--no-readability", "--baseline-cache", str(cache)]) == 0
+    first = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    files = list(cache.glob("c-*.json"))
+    assert len(files) == 1
+    kept = json.loads(files[0].read_text("utf-8"))
+    kept["trafilatura"]["a"] = "entirely different words than the gold text has"
+    files[0].write_text(json.dumps(kept), "utf-8")
+    assert main(["--data", str(data), "--no-readability", "--baseline-cache", str(cache)]) == 0
+    second = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert first["trafilatura_f1"] > 0.5 and second["trafilatura_f1"] == 0.0  # the cached text was used
+    assert second["speed_ratio"] is None

@@ -505,3 +505,65 @@ def test_whitespace_collapse_is_the_regex_one():
     want = re.sub(r"\s+", " ", sample).strip()
     assert want == "a \u200bb\ufeff c"
     assert norm_space(sample) == _squash(sample) == _norm_ws(sample) == want
+
+
+def test_block_text_separates_items_the_markup_glues():
+    """Vote units are tokenised on the words a reader sees: spans and divs laid out apart
+    (no whitespace in the markup) are separate words; inline formatting inside a word is not
+    split."""
+    from gatecrawl.core.extract.dom import block_text
+
+    li = lxml.html.fromstring("<li><h3><a href='/t'>The Bluff</a></h3><div><span>2026</span>"
+                              "<span>1h 43m</span><span>R</span></div><div>5.8</div></li>")
+    assert block_text(li).split() == ["The", "Bluff", "2026", "1h", "43m", "R", "5.8"]
+    assert li.text_content() == "The Bluff20261h 43mR5.8"  # what the vote compared before
+    p = lxml.html.fromstring("<p><b>H</b>ello <em>wor</em>ld and <a href='/x'>a link</a>.</p>")
+    assert block_text(p) == "Hello world and a link."
+
+
+def test_adjacent_items_do_not_run_together_in_the_markdown():
+    from gatecrawl.core.convert import convert
+
+    items = "".join(
+        f"<li class='item'><div class='t'><a href='/t/{i}'><h3>Film title number {i} returns</h3></a></div>"
+        f"<div class='m'><span>20{10 + i}</span><span>1h {10 + i}m</span><span>PG</span></div></li>"
+        for i in range(25))
+    html = ("<html><head><title>Films</title></head><body><main><h1>Most popular films</h1>"
+            f"<section><ul class='chart'>{items}</ul></section></main></body></html>")
+    res = convert(html.encode(), "https://films.example/chart", content_type="text/html")
+    assert res.ok
+    assert "2010 1h 10m PG" in res.markdown and "20101h" not in res.markdown
+    assert "separate_items" in res.evidence["boilerplate_filter_rules_used"]
+    # inline formatting that splits a word is left alone
+    sel = select_main(page(f"<article><h1>T</h1>{prose(3)}<p>The <b>H</b><i>ello</i> case.</p></article>"))
+    assert "The Hello case." in text_of(sel)
+
+
+def _desc(tag: str = "div") -> str:
+    return (f"<{tag} class='product-description'><p>{PARA}</p><ul><li>Slim fit and lightweight</li>"
+            f"<li>Sweat-wicking fabric</li></ul></{tag}>")
+
+
+@pytest.mark.parametrize("body, copies", [
+    # the mobile and desktop copies of a description, side by side: one stays
+    (f"<h1>Arrival T-Shirt</h1>{_desc()}{_desc()}<p>{PARA} Care notes.</p>", 1),
+    # the same feature list under each tier of a pricing table: the tiers' texts differ
+    ("<h1>Plans</h1>" + "".join(f"<div class='tier'><h3>Plan {n}</h3><p>${n}9 a month</p>{_desc()}</div>"
+                                for n in range(3)), 3),
+    # a flat page whose sections share a paragraph: a heading between them
+    (f"<h1>Providers</h1><h2>First</h2>{_desc()}<h2>Second</h2>{_desc()}", 2),
+])
+def test_a_repeated_sibling_section_is_kept_once(body, copies):
+    sel = select_main(page(f"<main>{body}</main>"))
+    assert text_of(sel).count("Sweat-wicking fabric") == copies
+    assert ("exclude_duplicate" in sel.removal_rules) == (copies == 1)
+    if copies == 1:
+        assert any(rule == "exclude_duplicate" and "Slim fit" in t for rule, t in sel.removed)
+
+
+def test_a_paragraph_repeated_in_each_tab_is_not_a_copy():
+    tabs = "".join(f"<div class='tab'><p>{PARA} See the bindings page.</p><pre>code {n}</pre></div>"
+                   for n in range(3))
+    flat = f"<h1>Run locally</h1><div class='tabs'>{''.join(f'<p>{PARA} Same note.</p><pre>x{n}</pre>' for n in range(3))}</div>"
+    sel = select_main(page(f"<main>{flat}{tabs}</main>"))
+    assert text_of(sel).count("Same note.") == 3

@@ -109,7 +109,7 @@ def test_listing_item_titles_are_content_and_menus_are_not(html, counted):
     assert item_link_chars(root) == (links if counted else 0)
 
 
-def test_a_product_grid_is_not_dropped_as_boilerplate_but_bare_links_are_not_kept(packet_validator):
+def test_a_product_grid_is_not_dropped_as_boilerplate_nor_a_confirmed_link_list_but_a_menu_is(packet_validator):
     head = "<title>Mugs</title>"
     grid = "<h1>Stoneware mugs</h1>" + _grid(20, "<span class='price'>$24.00</span><span>Ships in 2 days</span>")
     kept = convert(f"<html><head>{head}</head><body><main>{grid}</main></body></html>".encode(),
@@ -118,8 +118,19 @@ def test_a_product_grid_is_not_dropped_as_boilerplate_but_bare_links_are_not_kep
     assert kept.evidence["extraction"]["listing_item_link_chars"] > 500
     assert kept.evidence["validation_report"]["boilerplate_ratio"] < 0.5
     packet_validator.validate(kept.evidence)
-    hub = "<h1>Stoneware mugs</h1>" + _grid(20, "")
-    dropped = convert(f"<html><head>{head}</head><body><main>{hub}</main></body></html>".encode(),
+    menu = "<h1>Stoneware mugs</h1><nav>" + _grid(20, "") + "</nav>"
+    dropped = convert(f"<html><head>{head}</head><body><main>{menu}</main></body></html>".encode(),
                       "https://shop.example/mugs", content_type="text/html")
-    assert not dropped.ok  # bare links: a menu, never content
+    assert not dropped.ok  # bare links in navigation: a menu, never content
     assert dropped.evidence["extraction"]["listing_item_link_chars"] == 0
+    # The same bare links as the page's only content: the independent extractor keeps them as
+    # the main content too (as on real link listings: a job board, a link index), so they are
+    # kept, with that confirmation on record. (Before extract/15 the vote never saw that
+    # confirmation: it compared "number 0hand thrown" glued from the items' text.)
+    hub = "<h1>Stoneware mugs</h1>" + _grid(20, "")
+    hub_res = convert(f"<html><head>{head}</head><body><main>{hub}</main></body></html>".encode(),
+                      "https://shop.example/mugs", content_type="text/html")
+    assert hub_res.ok
+    assert hub_res.evidence["extraction"]["listing_item_link_chars"] == 0
+    assert hub_res.evidence["extraction"]["agreement"]["mode"] == "own_abstained"
+    assert hub_res.evidence["validation_report"]["detail"]["link_text_confirmed_by_reference"] >= 0.9

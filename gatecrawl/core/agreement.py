@@ -149,6 +149,9 @@ class Ballot:
     tag: str
     #: inside the own selection's region (its rules saw the unit; their removals stand)
     in_region: bool = False
+    #: inside page chrome by markup (``nav``, ``header``, ``footer``, ``aside`` or their ARIA
+    #: roles): one candidate alone never brings it back
+    chrome: bool = False
     votes: dict = field(default_factory=dict)
 
 
@@ -183,8 +186,11 @@ def _info(cands, ballots, own_tokens) -> dict:
 def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str) -> list[bool]:
     """Without the own selection: the units the lead candidate keeps (it holds what both
     others agree on, and on both development corpora the lead alone beat the others' overlap
-    when they disagreed), plus any unit both others keep."""
-    return [bool(b.tokens) and (o >= 2 or b.votes.get(lead, False)) for b, o in zip(ballots, others)]
+    when they disagreed), plus any unit both others keep. A unit in the page's chrome by
+    markup (navigation, header, footer, aside) needs both: the lead alone does not bring a
+    menu back."""
+    return [bool(b.tokens) and (o >= 2 or (b.votes.get(lead, False) and not b.chrome))
+            for b, o in zip(ballots, others)]
 
 
 def decide(ballots: list[Ballot], texts) -> AgreementResult:
@@ -231,7 +237,10 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
         # the own selection has (almost) nothing: it abstains; what the others agree on
         # stays, and the first speaking candidate breaks ties
         kept = _majority_or_lead(ballots, others, lead.name)
-        if any(kept):
+        # what the others keep must be found in the page's units, and be more than a
+        # candidate needs to speak at all: a title and a few labels outside the chrome are
+        # not a body (a document page whose preview is missing)
+        if sum(len(b.tokens) for b, k in zip(ballots, kept) if k) >= CANDIDATE_MIN_TOKENS:
             return result(kept, "own_abstained")
         return AgreementResult(keep=None, mode="own_only", candidates=info)
     # outvoted: the others keep (almost) none of the own selection, and either agree with
@@ -258,7 +267,8 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
     if len(speaking) >= 2 and not (lead_confirms and not second_confirms):
         fresh = [a and not b.in_region and len(b.tokens) >= 4 for b, a in zip(ballots, agreed)]
     elif lead_confirms:
-        fresh = [len(b.tokens) >= 4 and b.votes.get(lead.name, False) and not b.in_region for b in ballots]
+        fresh = [len(b.tokens) >= 4 and b.votes.get(lead.name, False) and not b.in_region and not b.chrome
+                 for b in ballots]
     else:
         return AgreementResult(keep=None, mode="own_only", candidates=info)
     added_tokens = sum(len(b.tokens) for b, f in zip(ballots, fresh) if f)

@@ -55,7 +55,14 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   60% of their text in links), ``exclude_cookie_banner`` for short blocks whose *text* is a
   cookie/consent notice, ``exclude_footer`` for short copyright/legal lines, and
   ``exclude_duplicate`` for a caption or leaf block whose text repeats an earlier one
-  (captions: same first 60 characters);
+  (captions: same first 60 characters), and, after the vote, for an element holding two or
+  more blocks whose whole text (100+ characters) repeats an earlier sibling's with no
+  heading between them (responsive copies of one section; see
+  ``blocks._drop_repeated_siblings``);
+* ``separate_items`` (last): two sibling elements that are neither blocks nor inline
+  formatting and meet word-to-word without whitespace get a space between them, so the
+  Markdown does not glue ``<span>2026</span><span>1h</span>`` into "20261h"; the vote and
+  the second opinion tokenise units the same way (``dom.block_text``);
 * ``recipe_exclude``: the recipe's exclude selectors;
 * ``exclude_inline_teaser``: short blocks (under 300 characters, with a link) that only
   point elsewhere: a teaser prefix followed by ``:``/``»``/a dash ("READ MORE:",
@@ -131,7 +138,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/14"
+EXTRACTOR_VERSION = "extract/16"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

@@ -414,3 +414,45 @@ def _drop_media_and_policy(root: lxml.etree._Element, protected: dict, fired: se
         if 0 < n < 400 and _COMMENT_POLICY_RX.search(el.text_content()):
             _drop(el)
             fired.add("exclude_comments")
+
+
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+#: a repeated block: sibling copies shorter than this (normalised characters) are left alone
+REPEAT_MIN_CHARS = 100
+#: ... and so are copies holding fewer block elements than this (a paragraph repeated in each
+#: tab of a tabbed code sample is a part of each tab, not a copy of a section)
+REPEAT_MIN_BLOCKS = 2
+
+
+def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
+                            removed: list | None = None) -> None:
+    """``exclude_duplicate`` for repeated blocks: an element holding at least
+    ``REPEAT_MIN_BLOCKS`` block elements whose whole text (normalised, at least
+    ``REPEAT_MIN_CHARS`` characters) equals an earlier *sibling*'s is a second copy of
+    the same block (the mobile and desktop copies of a product description, one of them shown
+    per screen size; a slider's cloned slide): the later copy goes, unless a heading lies
+    between them (sibling sections of a flat page may share a paragraph). Copies elsewhere in
+    the page are not touched: the same feature list under each tier of a pricing table, the same
+    criteria under each card of a comparison sit in cards whose texts differ. Removed text is
+    appended to ``removed`` as ``("exclude_duplicate", text)``."""
+    gone: set = set()  # dropped copies: nothing inside them is looked at
+    for parent in list(root.iter()):
+        if not _is_el(parent) or (gone and any(a in gone for a in parent.iterancestors())):
+            continue
+        seen: set[str] = set()
+        for child in list(parent):
+            if not _is_el(child):
+                continue
+            t = _squash(child.text_content())
+            if t not in seen and (child.tag in _HEADINGS or any(True for _ in child.iter(*_HEADINGS))):
+                seen = set()  # a new section: a repeat after a heading is that section's own text
+            if len(t) < REPEAT_MIN_CHARS or sum(1 for c in child.iter(*_BLOCKS) if c is not child) < REPEAT_MIN_BLOCKS:
+                continue
+            if t in seen:
+                if removed is not None:
+                    removed.append(("exclude_duplicate", t[:300]))
+                gone.add(child)
+                _drop(child)
+                fired.add("exclude_duplicate")
+            else:
+                seen.add(t)

@@ -33,6 +33,65 @@ def _squash(text: str) -> str:
 _SENTENCE = re.compile(r"[.!?。！？][\"'”’)]?(?:\s|$)")
 
 
+#: inline formatting elements: their boundaries can fall inside a word (``<b>H</b>ello``); the
+#: boundaries of every other element (blocks, list items, cells, ``span``s laid out as
+#: separate items) separate words even when the markup has no whitespace there
+_IN_WORD = frozenset("a abbr b bdi bdo del em font i ins kbd mark q s small strong sub sup tt u var wbr".split())
+
+
+def block_text(el: lxml.etree._Element) -> str:
+    """``el``'s text with a space at the boundaries of every element that is not inline
+    formatting (see ``_IN_WORD``): the words a reader sees. ``text_content()`` glues
+    ``<span>2026</span><span>1h</span>`` into one token, which no other extractor's text
+    (split into lines) can match."""
+    parts: list[str] = []
+
+    def walk(e) -> None:
+        if e.text and _is_el(e):
+            parts.append(e.text)
+        for c in e:
+            if _is_el(c):
+                brk = c.tag not in _IN_WORD
+                if brk:
+                    parts.append(" ")
+                walk(c)
+                if brk:
+                    parts.append(" ")
+            if c.tail:
+                parts.append(c.tail)
+
+    walk(el)
+    return "".join(parts)
+
+
+def separate_adjacent_items(root: lxml.etree._Element) -> bool:
+    """Put a space between two sibling elements that are laid out as separate items but meet
+    with no whitespace in the markup (``<span>2026</span><span>1h 43m</span>``, shown apart
+    by the page's CSS): without it the Markdown glues their words ("20261h"). Only elements
+    that are neither blocks (the Markdown separates those) nor inline formatting (whose
+    boundaries can fall inside a word, see ``_IN_WORD``) are separated, and only where a
+    word character meets a word character. Returns whether anything changed."""
+    changed = False
+    for el in root.iter():
+        if not _is_el(el) or el.tag in _IN_WORD or el.tag in _BLOCKS or el is root:
+            continue
+        if el.tail:
+            continue
+        nxt = el.getnext()
+        if nxt is None or not _is_el(nxt) or nxt.tag in _IN_WORD or nxt.tag in _BLOCKS:
+            continue
+        left = el.text_content()
+        right = nxt.text_content()
+        if left and right and _WORD_END.search(left) and _WORD_START.search(right):
+            el.tail = " "
+            changed = True
+    return changed
+
+
+_WORD_END = re.compile(r"\w$")
+_WORD_START = re.compile(r"^\w")
+
+
 def _attrs(el: lxml.etree._Element) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''}".strip()
 

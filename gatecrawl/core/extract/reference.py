@@ -10,7 +10,7 @@ import lxml.etree
 import lxml.html
 
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_match, _attrs,
-    _drop, _is_el, _rx, _squash)
+    _drop, _is_el, _rx, _squash, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
 
 
@@ -190,7 +190,7 @@ def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Elemen
 def _shared_share(root: lxml.etree._Element, ref: str, theirs=None) -> float | None:
     """Share of ``root``'s 4-token shingles that occur in ``ref`` (``theirs``: the shingles of
     ``ref``'s lower-cased tokens when the caller has them)."""
-    ours = _shingle_set(_TOKEN_RX.findall(root.text_content().lower()))
+    ours = _shingle_set(_TOKEN_RX.findall(block_text(root).lower()))
     if not ours:
         return None
     if theirs is None:
@@ -230,7 +230,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         if len(ref_tokens) < 40:
             return
         ref_sh = _shingle_set(ref_tokens)
-        ours_sh = _shingle_set(_TOKEN_RX.findall(root.text_content()))
+        ours_sh = _shingle_set(_TOKEN_RX.findall(block_text(root)))
         common = len(ref_sh & ours_sh)
         subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
         if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
@@ -279,7 +279,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     def in_ref(el) -> bool:
         if votes is not None:
             return votes(el)
-        toks = _TOKEN_RX.findall(el.text_content())
+        toks = _TOKEN_RX.findall(block_text(el))
         if not toks:
             return True
         if len(toks) >= 4:

@@ -10,12 +10,13 @@ import lxml.html
 
 from gatecrawl.core import pagetype
 from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, text_shingles
-from gatecrawl.core.extract.dom import MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len
+from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
+    separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
 from gatecrawl.core.extract.patterns import _clean_patterns, _protected_blocks, _recipe_exclude
 from gatecrawl.core.extract.blocks import (_clean_links, _drop_ad_labels, _drop_author_bios,
     _drop_calls_to_action, _drop_inline_teasers, _drop_media_and_policy, _drop_popovers,
-    _drop_press_boilerplate)
+    _drop_press_boilerplate, _drop_repeated_siblings)
 from gatecrawl.core.extract.scoring import (COVERAGE_KEEP, COVERAGE_MIN, _Scores, _selector_of,
     _semantic_ancestor)
 from gatecrawl.core.extract.reference import (SET_ASIDE_MAX_CHARS, _VOTE_UNITS, _common_ancestor,
@@ -54,6 +55,21 @@ PROFILES: dict[str, frozenset] = {
     "forum": frozenset({"exclude_comments"}),
     "listing": frozenset({"exclude_related", "exclude_link_dense", "exclude_inline_teaser"}),
 }
+
+
+_CHROME_TAGS = frozenset(("nav", "header", "footer", "aside"))
+_CHROME_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary"))
+
+
+def _in_chrome(unit) -> bool:
+    """The unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``). A header
+    inside an article (its title block) is not chrome."""
+    for el in (unit, *unit.iterancestors()):
+        if el.tag in ("article", "main") or (el.get("role") or "").strip() == "main":
+            return False
+        if el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES:
+            return True
+    return False
 
 
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
@@ -211,8 +227,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
         region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
-        ballots = [Ballot(i, _TOKEN_RX.findall(u.text_content().lower()), i in own_idx, u.tag,
-                          in_region=i in region)
+        ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
+                          in_region=i in region, chrome=_in_chrome(u))
                    for i, u in enumerate(units)]
         res = decide(ballots, page_text)
         agreement_info = res.to_dict()
@@ -260,6 +276,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if "trafilatura" in ref_cache:
         ref = ref_cache["trafilatura"]
         reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref))
+    _drop_repeated_siblings(root, fired, removed)
+    if separate_adjacent_items(root):
+        fired.add("separate_items")
     if base_href:
         root.set("data-gc-base", base_href)
     return Selection(
