@@ -27,6 +27,9 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     "--disable-default-apps",
     "--disable-extensions",
     "--disable-gpu",
+    # The (software) GPU service as a thread of the browser process, not a process of its own
+    # (~85 MB RSS less for the crawl's process tree, bench.crawl).
+    "--in-process-gpu",
     "--disable-quic",
     "--disable-breakpad",
     "--disable-domain-reliability",
