@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Install the Debian packages gatecrawl's demo and tests need, when they are missing:
 #   chromium      - the browser scrapy-playwright drives (Debian's, no Playwright download)
+#   chromium-headless-shell - its headless-only build, used for headless crawls (less memory)
 #   redis-server  - the shared frontier for distributed crawls (scrapy-redis) in tests
 #   tesseract-ocr - optional OCR of scanned PDF pages (recipes enable it with pdf.ocr = true)
 # Safe to run repeatedly: it does nothing when everything is present.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 if [ ${#missing[@]} -eq 0 ]; then

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from gatecrawl.core.recipes import RENDER_BROWSER_KEYS, RESOURCE_TYPES
 
-__all__ = ["BrowserOptions", "CHROMIUM_ARGS", "SYSTEM_CHROMIUM_PATHS", "find_system_chromium", "launch_args"]
+__all__ = ["BrowserOptions", "CHROMIUM_ARGS", "SYSTEM_CHROMIUM_PATHS", "SYSTEM_HEADLESS_SHELL_PATHS", "find_system_chromium", "launch_args"]
 
 # Flags for a headless Chromium on a closed network: no background traffic to Google
 # services, no component or field-trial downloads, no GPU, no QUIC.
@@ -72,8 +72,24 @@ def launch_args(extra: list[str] | tuple[str, ...] = ()) -> list[str]:
     return args
 
 
-def find_system_chromium() -> str | None:
-    """The first system Chromium found (Debian's ``chromium`` package first), else None."""
+#: Chromium's headless shell (Debian's ``chromium-headless-shell``): the headless-only build, with
+#: no browser UI processes behind it; a headless crawl uses it when it is installed (bench.crawl,
+#: 1,000 pages: the crawl's process tree peaks at about 0.97 GB RSS with it, 1.56 GB with the full
+#: browser). The real binary, not Debian's /usr/bin wrapper script (a script between Playwright
+#: and the browser would outlive a kill as an orphan).
+SYSTEM_HEADLESS_SHELL_PATHS: tuple[str, ...] = (
+    "/usr/lib/chromium/chromium-headless-shell",
+    "/usr/lib/chromium-headless-shell/chromium-headless-shell",
+)
+
+
+def find_system_chromium(headless: bool = False) -> str | None:
+    """The system Chromium to launch, else None: for a headless launch Chromium's headless shell
+    when it is installed, then Debian's ``chromium`` package and the other usual places."""
+    if headless:
+        for p in SYSTEM_HEADLESS_SHELL_PATHS:
+            if os.path.isfile(p) and os.access(p, os.X_OK):
+                return p
     for p in SYSTEM_CHROMIUM_PATHS:
         if os.path.isfile(p) and os.access(p, os.X_OK):
             return p

@@ -67,7 +67,7 @@ class GatecrawlBrowserProvider(PlaywrightBrowserProvider):
             if managed and os.path.isfile(managed):
                 logger.debug("using the Playwright-managed Chromium at %s", managed)
             else:
-                system = find_system_chromium()
+                system = find_system_chromium(headless=bool(opts.get("headless")))
                 if system is None:
                     raise BrowserNotFound(
                         "no Chromium found: install Debian's chromium (apt-get install -y chromium), "
