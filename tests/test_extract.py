@@ -567,3 +567,14 @@ def test_a_paragraph_repeated_in_each_tab_is_not_a_copy():
     flat = f"<h1>Run locally</h1><div class='tabs'>{''.join(f'<p>{PARA} Same note.</p><pre>x{n}</pre>' for n in range(3))}</div>"
     sel = select_main(page(f"<main>{flat}{tabs}</main>"))
     assert text_of(sel).count("Same note.") == 3
+
+
+@pytest.mark.parametrize("modal, kept", [('aria-modal="false"', True), ('aria-modal="true"', False), ("", False)])
+def test_a_non_modal_dialog_in_the_page_is_not_an_overlay(modal, kept):
+    """role=dialog is removed as an overlay (exclude_cookie_banner), unless the page declares it
+    non-modal (a product's details sheet: wcxb 0581)."""
+    sheet = (f"<div role='dialog' {modal} class='sheet'><h2>Product details</h2><p>{PARA} "
+             "The sheet tells of the fabric.</p></div>")
+    sel = select_main(page(f"<main><h1>Arrival T-Shirt</h1>{prose(2)}<section class='acc'>{sheet}</section></main>"),
+                      agreement=False)  # the pattern rule alone (the vote could bring a unit back)
+    assert ("The sheet tells of the fabric." in text_of(sel)) == kept

@@ -41,7 +41,9 @@ Selection, first rule that yields a node wins:
 Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
 
 * by tag/role/class/id words: ``exclude_nav`` (nav, menus, breadcrumbs, pagination),
-  ``exclude_cookie_banner``, ``exclude_share_bar``, ``exclude_related``,
+  ``exclude_cookie_banner`` (also ``role=dialog``/``alertdialog``, unless the page declares
+  the dialog non-modal with ``aria-modal="false"``: a sheet or drawer in the page),
+  ``exclude_share_bar``, ``exclude_related``,
   ``exclude_newsletter``, ``exclude_comments`` (not when ``keep_comments``),
   ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``, ``exclude_author_bio``,
   ``exclude_tags``; class strings that name the content itself (``article-body``,
@@ -138,7 +140,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/16"
+EXTRACTOR_VERSION = "extract/17"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

@@ -52,6 +52,7 @@ _ROLE_RULES = {
     "dialog": "exclude_cookie_banner",
     "alertdialog": "exclude_cookie_banner",
 }
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _CONTENT_CLASS_RX = _rx(
     r"(?:article|story|entry|post|main)[-_]?(?:body|content|text)|articlebody|(?:^|\s)(?:content|"
     r"article|story|entry-content|post-content)(?:\s|$)")
@@ -203,7 +204,10 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         anc = el.getparent()
         rule = _TAG_RULES.get(el.tag)
         role = (el.get("role") or "").strip().lower()
-        if rule is None and role in _ROLE_RULES:
+        if rule is None and role in _ROLE_RULES and not (
+                role in _DIALOG_ROLES and (el.get("aria-modal") or "").strip().lower() == "false"):
+            # a dialog the page declares non-modal (aria-modal="false": a drawer or sheet in
+            # the page, such as a product's details panel) is no overlay: class rules decide
             rule = _ROLE_RULES[role]
         if rule is None:
             a = _attrs(el)
