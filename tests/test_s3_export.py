@@ -235,7 +235,9 @@ def test_s3_down_spools_everything_exits_nonzero_then_next_run_uploads(clean, s3
 def test_intermittent_faults_lose_nothing_and_duplicate_nothing(clean, s3_server, demo_server, tmp_path):
     _, snap, _ = clean
     s3_server.create_bucket("flaky")
-    with FaultProxy(s3_server.port, drop_every=3) as proxy:
+    # Idle connections close after 50 ms: the export's uploads come in bursts on few keep-alive
+    # connections, and every third new connection fails.
+    with FaultProxy(s3_server.port, drop_every=3, idle_close=0.05) as proxy:
         run = crawl(tmp_path, "flaky", f"{demo_server.base_url}/", "flaky", proxy.endpoint)
     assert proxy.dropped >= 3, proxy.connections
     assert run.returncode == 0, run.stderr[-3000:]
