@@ -44,7 +44,6 @@ _NUM = re.compile(r"^\d+$")
 _HEXID = re.compile(r"^(?=.*\d)[0-9a-fA-F]{8,}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _HAS_DIGIT = re.compile(r"\d")
 _SLUG = re.compile(r"^[^\W_]+(?:[-_][^\W_]+)+$")
-SHELL_REASONS = SHELL_ESCALATIONS  # escalations meaning "the plain fetch was a shell"
 
 
 def _segment(seg: str) -> str:
@@ -82,7 +81,7 @@ def observation(packet: Mapping[str, Any]) -> str | None:
     reader = packet.get("reader")
     reason = packet.get("escalation_reason")
     if reader == "render":
-        return "browser" if reason in SHELL_REASONS else None
+        return "browser" if reason in SHELL_ESCALATIONS else None
     if reader in ("pdf", None):
         return None  # PDFs never go to the browser
     # Kept from the plain fetch (reader http, or a reader of its body such as embedded data):

@@ -379,7 +379,7 @@ class BrowserPageMiddleware:
             return None
         if not isinstance(exception, RenderTimeout) and not _is_playwright_timeout(exception):
             self._failed(type(exception).__name__)
-            if _is_launch_failure(exception):
+            if isinstance(exception, BrowserLaunchFailed):  # typed by the browser provider
                 # The browser was needed but could not start: the crawl must say so in its exit status.
                 self.stats.set_value("gatecrawl/exit/browser_unavailable", f"{type(exception).__name__}")
             session.report.update(render_readiness_passed=False, render_readiness_reason=f"render_failed:{type(exception).__name__}")
@@ -411,11 +411,6 @@ class BrowserPageMiddleware:
         else:
             self.stats.inc_value("gatecrawl/render/readiness_timeout")
             self.stats.inc_value(f"gatecrawl/render/readiness_timeout/{reason.partition(':')[2] or reason}")
-
-
-def _is_launch_failure(exc: BaseException) -> bool:
-    """The browser could not start (typed by the provider, :class:`BrowserLaunchFailed`)."""
-    return isinstance(exc, BrowserLaunchFailed)
 
 
 def _is_playwright_timeout(exc: BaseException) -> bool:

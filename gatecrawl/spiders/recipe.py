@@ -110,6 +110,7 @@ class RecipeSpider(scrapy.Spider):
         previous = getattr(self.crawler, "_gatecrawl_previous", None)
         if previous is None or not previous.kept or not settings.getbool("GATECRAWL_RECRAWL_ENABLED", True):
             return
+        port = EnginePort(self.crawler)
         scheduled = 0
         for final, requested, depth in previous.kept_pages():
             url = requested or final
@@ -119,7 +120,7 @@ class RecipeSpider(scrapy.Spider):
                 continue
             request = self._request(url, depth=int(depth or 0))
             if isinstance(request, scrapy.Request):
-                EnginePort(self.crawler).schedule(request)
+                port.schedule(request)
                 scheduled += 1
         if scheduled:
             self.crawler.stats.inc_value("gatecrawl/recrawl/unreached_checked", scheduled)

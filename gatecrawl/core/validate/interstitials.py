@@ -94,12 +94,7 @@ def detect_error_page(title: str, first_heading: str, content_chars: int) -> dic
     ``INTERSTITIAL_MAX_CONTENT_CHARS``."""
     if content_chars > INTERSTITIAL_MAX_CONTENT_CHARS:
         return None
-    for where, text in (("heading", first_heading), ("title", title)):
-        m = _is_message(text, _ERROR_MESSAGE)
-        if m:
-            return {"signal": f"error_{where}", "marker": m.strip()[:80], "content_chars": content_chars,
-                    "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
-    return None
+    return _message_signal("error", _ERROR_MESSAGE, first_heading, title, content_chars)
 
 
 def detect_parked(title: str, first_heading: str, content_chars: int, html_text: str) -> dict | None:
@@ -112,10 +107,16 @@ def detect_parked(title: str, first_heading: str, content_chars: int, html_text:
     if m:
         return {"signal": "parking_markup", "marker": m.group(2), "content_chars": content_chars,
                 "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
+    return _message_signal("parked", _PARKED_MESSAGE, first_heading, title, content_chars)
+
+
+def _message_signal(kind: str, rx: re.Pattern[str], first_heading: str, title: str, content_chars: int) -> dict | None:
+    """The first heading, else the title, when it is the ``rx`` message: the ``<kind>_heading`` or
+    ``<kind>_title`` signal."""
     for where, text in (("heading", first_heading), ("title", title)):
-        m2 = _is_message(text, _PARKED_MESSAGE)
-        if m2:
-            return {"signal": f"parked_{where}", "marker": m2.strip()[:80], "content_chars": content_chars,
+        m = _is_message(text, rx)
+        if m:
+            return {"signal": f"{kind}_{where}", "marker": m.strip()[:80], "content_chars": content_chars,
                     "max_content_chars": INTERSTITIAL_MAX_CONTENT_CHARS}
     return None
 
