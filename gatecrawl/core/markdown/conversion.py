@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 import lxml.html
-from bs4 import BeautifulSoup, Tag
-
 from gatecrawl.core.markdown.converter import GatecrawlConverter
 from gatecrawl.core.markdown.dom import _norm_ws
 from gatecrawl.core.markdown.links import _find_base
@@ -31,20 +29,12 @@ def _title(root: lxml.etree._Element) -> str | None:
     return None
 
 
-class _Tag(Tag):
-    """bs4 ``Tag`` with a fast path for ``find_parent(name)``: markdownify asks every tag
-    whether it sits inside a ``<pre>``, and bs4's generic matcher is slow for that.
-    Same answer: the nearest ancestor with that tag name, else None."""
-
-    def find_parent(self, name=None, attrs=None, **kwargs):
-        if isinstance(name, str) and not attrs and not kwargs:
-            node = self.parent
-            while node is not None:
-                if node.name == name:
-                    return node
-                node = node.parent
-            return None
-        return super().find_parent(name, attrs, **kwargs)
+def _reparse(html: str):
+    """The root of ``html`` parsed again as the writer reads it: lxml's HTML parser fed the text
+    (the parser's repairs of the prepared markup are part of the conversion)."""
+    parser = lxml.etree.HTMLParser()
+    parser.feed(html)
+    return parser.close()
 
 
 def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult:
@@ -57,9 +47,8 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
     base = _find_base(root, base_url or "")
     work, info = _prepare(root, base)
     html = lxml.html.tostring(work, encoding="unicode", method="html")
-    soup = BeautifulSoup(html, "lxml", element_classes={Tag: _Tag})
     conv = GatecrawlConverter(info.codes)
-    raw = conv.convert_soup(soup)
+    raw = conv.convert_tree(_reparse(html))
     text = _normalise(raw, info.codes)
 
     provenance: list[dict] = []

@@ -1,15 +1,14 @@
-"""The conversion stage: :class:`GatecrawlConverter`, markdownify with pinned options, escaping
-and gatecrawl's block rules."""
+"""The conversion stage's rules: :class:`GatecrawlConverter`, the Markdown of each tag (on the
+:class:`~gatecrawl.core.markdown.writer.MarkdownWriter` walk), escaping and gatecrawl's block
+rules."""
 
 from __future__ import annotations
 
 import re
 
-from markdownify import MarkdownConverter
-
 from gatecrawl.core.markdown.dom import (_BLOCK_TAGS, _CELL_END, _CODE_CLOSE, _CODE_OPEN,
     _ROW_END, _TRANSPARENT_INLINE, _norm_ws)
-
+from gatecrawl.core.markdown.writer import MarkdownWriter, get_text, next_content_sibling
 _RE_UNDERSCORE = re.compile(r"_")
 _RE_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
 _RE_LT = re.compile(r"<(?=[A-Za-z/!?])")
@@ -32,39 +31,46 @@ def _escape_line_start(text: str) -> str:
     return lead + "\\" + rest
 
 
-class GatecrawlConverter(MarkdownConverter):
-    """markdownify converter with pinned options and the rules in the package docstring."""
+_ALL_WS = re.compile(r"[\t \r\n]+")
+_LINE = re.compile(r"^(.*)", flags=re.MULTILINE)
+_BACKTICKS = re.compile(r"`+")
 
-    class Options:
-        autolinks = False
-        bs4_options = "lxml"
-        bullets = "-"
-        code_language = ""
-        code_language_callback = None
-        convert = None
-        default_title = False
-        escape_asterisks = False  # escaping is done by ``escape`` below
-        escape_underscores = False
-        escape_misc = False
-        heading_style = "atx"
-        keep_inline_images_in = []
-        newline_style = "backslash"
-        strip = None
-        strip_document = "strip"
-        strip_pre = "strip"
-        strong_em_symbol = "*"
-        sub_symbol = ""
-        sup_symbol = ""
-        table_infer_header = True
-        wrap = True
-        wrap_width = None
 
-    def __init__(self, codes: list[tuple[str, str]], **options) -> None:
-        super().__init__(**options)
+def _inline(symbol: str):
+    """A simple inline rule: the text (blanks at its ends moved outside) between ``symbol``s."""
+
+    def rule(self, el, text, parent_tags):
+        if "_noformat" in parent_tags:
+            return text
+        prefix = " " if text and text[0] == " " else ""
+        suffix = " " if text and text[-1] == " " else ""
+        text = text.strip()
+        if not text:
+            return ""
+        return prefix + symbol + text + symbol + suffix
+
+    return rule
+
+
+class GatecrawlConverter(MarkdownWriter):
+    """The Markdown of each tag (rules in the package docstring). ``codes``: the code blocks
+    the preparation captured, by index; ``spans``: the Markdown line written for each element
+    that carries a provenance marker (``data-gc-prov``), by marker."""
+
+    TRANSPARENT_INLINE = _TRANSPARENT_INLINE
+
+    def __init__(self, codes: list[tuple[str, str]]) -> None:
+        super().__init__()
         self._codes = codes
         self.spans: dict[int, str] = {}
 
     # -- text
+    def is_line_start_tag(self, name: str | None) -> bool:
+        return name == "br" or name in _BLOCK_TAGS
+
+    def escape_line_start(self, text: str) -> str:
+        return _escape_line_start(text)
+
     def escape(self, text: str, parent_tags) -> str:
         if not text:
             return ""
@@ -87,32 +93,19 @@ class GatecrawlConverter(MarkdownConverter):
             text = text.replace("|", r"\|")
         return text
 
-    def process_text(self, el, parent_tags=None):
-        text = super().process_text(el, parent_tags=parent_tags)
-        prev = el.previous_sibling
-        if text and getattr(prev, "name", None) == "br" and "pre" not in (parent_tags or ()):
-            text = text.lstrip(" ")  # a new line starts after a hard break
-        if text and parent_tags is not None and "_noformat" not in parent_tags:
-            if self._at_line_start(el):
-                text = _escape_line_start(text)
-        return text
+    # -- inline
+    convert_b = convert_strong = _inline("**")
+    convert_em = convert_i = _inline("*")
+    convert_del = convert_s = _inline("~~")
+    convert_sub = convert_sup = _inline("")
 
-    @staticmethod
-    def _at_line_start(node) -> bool:
-        while True:
-            prev = node.previous_sibling
-            while prev is not None and not getattr(prev, "name", None) and not str(prev).strip():
-                prev = prev.previous_sibling
-            if prev is not None:
-                name = getattr(prev, "name", None)
-                return name == "br" or (name in _BLOCK_TAGS)
-            parent = node.parent
-            if parent is None:
-                return True
-            if parent.name in _TRANSPARENT_INLINE:
-                node = parent
-                continue
-            return parent.name in _BLOCK_TAGS or parent.name == "[document]"
+    def convert_q(self, el, text, parent_tags):
+        return '"' + text + '"'
+
+    def convert_script(self, el, text, parent_tags):
+        return ""
+
+    convert_style = convert_script
 
     # -- blocks
     def _record(self, el, line: str) -> None:
@@ -132,11 +125,100 @@ class GatecrawlConverter(MarkdownConverter):
         return "\n\n" + line + "\n\n"
 
     def convert_p(self, el, text, parent_tags):
-        out = super().convert_p(el, text, parent_tags)
-        if "_inline" not in parent_tags:
-            first = out.strip().split("\n", 1)[0] if out.strip() else ""
-            self._record(el, first)
+        if "_inline" in parent_tags:
+            return " " + text.strip(" \t\r\n") + " "
+        text = text.strip(" \t\r\n")
+        out = "\n\n" + text + "\n\n" if text else ""
+        first = out.strip().split("\n", 1)[0] if out.strip() else ""
+        self._record(el, first)
         return out
+
+    def convert_div(self, el, text, parent_tags):
+        if "_inline" in parent_tags:
+            return " " + text.strip() + " "
+        text = text.strip()
+        return "\n\n" + text + "\n\n" if text else ""
+
+    convert_article = convert_section = convert_dl = convert_div
+
+    def convert_blockquote(self, el, text, parent_tags):
+        text = (text or "").strip(" \t\r\n")
+        if "_inline" in parent_tags:
+            return " " + text + " "
+        if not text:
+            return "\n"
+        text = _LINE.sub(lambda m: "> " + m.group(1) if m.group(1) else ">", text)
+        return "\n" + text + "\n\n"
+
+    def convert_dd(self, el, text, parent_tags):
+        text = (text or "").strip()
+        if "_inline" in parent_tags:
+            return " " + text + " "
+        if not text:
+            return "\n"
+        text = _LINE.sub(lambda m: "    " + m.group(1) if m.group(1) else "", text)
+        return ":" + text[1:] + "\n"
+
+    def convert_dt(self, el, text, parent_tags):
+        text = _ALL_WS.sub(" ", (text or "").strip())
+        if "_inline" in parent_tags:
+            return " " + text + " "
+        if not text:
+            return "\n"
+        return "\n\n" + text + "\n"
+
+    def convert_hr(self, el, text, parent_tags):
+        return "\n\n---\n\n"
+
+    def convert_caption(self, el, text, parent_tags):
+        return text.strip() + "\n\n"
+
+    def convert_figcaption(self, el, text, parent_tags):
+        return "\n\n" + text.strip() + "\n\n"
+
+    def convert_list(self, el, text, parent_tags):
+        # (no inline form: a list inside a heading or cell is written as a list)
+        nxt = next_content_sibling(el)
+        before_paragraph = nxt is not None and (nxt.__class__ is str or nxt.tag not in ("ul", "ol"))
+        if "li" in parent_tags:
+            return "\n" + text.rstrip()  # a nested list: no trailing line break
+        return "\n\n" + text + ("\n" if before_paragraph else "")
+
+    convert_ul = convert_ol = convert_list
+
+    def convert_li(self, el, text, parent_tags):
+        text = (text or "").strip()
+        if not text:
+            return "\n"
+        parent = el.getparent()
+        if parent is not None and parent.tag == "ol":
+            start = parent.get("start")
+            start = int(start) if start and str(start).isnumeric() else 1
+            bullet = "%s. " % (start + sum(1 for sib in el.itersiblings(preceding=True) if sib.tag == "li"))
+        else:
+            bullet = "- "
+        width = len(bullet)
+        indent = " " * width
+        text = _LINE.sub(lambda m: indent + m.group(1) if m.group(1) else "", text)
+        return bullet + text[width:] + "\n"
+
+    def convert_video(self, el, text, parent_tags):
+        if "_inline" in parent_tags:
+            return text
+        src = el.get("src") or ""
+        if not src:
+            for source in el.iter("source"):
+                if source is not el and source.get("src") is not None:
+                    src = source.get("src") or ""
+                    break
+        poster = el.get("poster") or ""
+        if src and poster:
+            return "[![%s](%s)](%s)" % (text, poster, src)
+        if src:
+            return "[%s](%s)" % (text, src)
+        if poster:
+            return "![%s](%s)" % (text, poster)
+        return text
 
     def convert_br(self, el, text, parent_tags):
         if "td" in parent_tags or "th" in parent_tags:
@@ -146,7 +228,7 @@ class GatecrawlConverter(MarkdownConverter):
         return "\\\n"
 
     def convert_pre(self, el, text, parent_tags):
-        m = re.search(_CODE_OPEN + r"(\d+)" + _CODE_CLOSE, el.get_text() or "")
+        m = re.search(_CODE_OPEN + r"(\d+)" + _CODE_CLOSE, get_text(el))
         if not m:
             return ""
         idx = int(m.group(1))
@@ -155,7 +237,7 @@ class GatecrawlConverter(MarkdownConverter):
         return "\n\n" + m.group(0) + "\n\n"
 
     def convert_code(self, el, text, parent_tags):
-        out = super().convert_code(el, text, parent_tags)
+        out = text if "_noformat" in parent_tags else _code_span(text)
         if "td" in parent_tags or "th" in parent_tags:
             out = out.replace("|", r"\|")
         return out
@@ -182,10 +264,6 @@ class GatecrawlConverter(MarkdownConverter):
         if not src:
             return ""
         return f"![{alt}]({src})"
-
-    def convert_li(self, el, text, parent_tags):
-        out = super().convert_li(el, text, parent_tags)
-        return out
 
     def convert_td(self, el, text, parent_tags):
         cell = text.strip().replace("\\\n", "<br>")
@@ -216,6 +294,20 @@ class GatecrawlConverter(MarkdownConverter):
 
     convert_thead = convert_tbody
     convert_tfoot = convert_tbody
+
+
+def _code_span(text: str) -> str:
+    """Inline code: a backtick run one longer than any inside (padded with spaces then)."""
+    prefix = " " if text and text[0] == " " else ""
+    suffix = " " if text and text[-1] == " " else ""
+    text = text.strip()
+    if not text:
+        return ""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    if longest:
+        text = " " + text + " "
+    return prefix + fence + text + fence + suffix
 
 
 def _norm_cell(cell: str) -> str:

@@ -1,0 +1,270 @@
+"""The conversion stage's tree walk: :class:`MarkdownWriter` writes a prepared lxml tree as
+Markdown (its block and inline rules are in :mod:`.converter`).
+
+The walk reads the tree the way the earlier BeautifulSoup + markdownify stage did, so the
+output is the same byte for byte:
+
+* a node of the walk is an element, a comment or a text: an element's ``text`` and each
+  child's ``tail`` are the text nodes, in document order between the children;
+* a text made only of ASCII blanks (space, tab, line feed, form feed, carriage return)
+  outside ``<pre>``/``<textarea>`` is one line feed when it holds one, else one space;
+* whitespace-only texts next to a block boundary are skipped; a text has its whitespace
+  runs collapsed (outside ``<pre>``), is escaped (outside code) and stripped next to block
+  boundaries;
+* an element's children are written first; the strings are joined with the line breaks at
+  their boundaries collapsed to at most two (not inside ``<pre>``); the element's rule
+  (``convert_<tag>``, ``convert_hN`` for a heading tag ``h<digits>``) then turns that text
+  into its Markdown; a tag without a rule gives its children's text.
+
+The set of open tag names (``parent_tags``) carries three pseudo-tags: ``_inline`` (inside a
+heading or table cell), ``_noformat`` (inside ``pre``, ``code``, ``kbd``, ``samp``) and
+``[document]`` (the document node above the root).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_HEADING = re.compile(r"h(\d+)")
+_FN_NAME = re.compile(r"[\[\]:-]")
+_ALL_WS = re.compile(r"[\t \r\n]+")
+_EXTRACT_NL = re.compile(r"^(\n*)((?:.*[^\n])?)(\n*)$", flags=re.DOTALL)
+_ASCII_BLANKS = " \n\t\x0c\r"
+#: tags whose inner whitespace next to the boundaries is dropped (headings too)
+_WS_INSIDE = frozenset(("p", "blockquote", "article", "div", "section", "ol", "ul", "li", "dl", "dt", "dd",
+                        "table", "thead", "tbody", "tfoot", "tr", "td", "th"))
+#: text under these tags is not a bs4-style string (not part of an element's ``get_text``)
+_OTHER_STRINGS = frozenset(("rt", "rp", "style", "script", "template"))
+
+@functools.lru_cache(maxsize=4096)
+def _inside(name: str) -> bool:
+    """Whitespace just inside this tag is dropped (a block). Pure, cached: few tag names."""
+    return name in _WS_INSIDE or _HEADING.match(name) is not None
+
+
+def _tag_of(node) -> str | None:
+    """The tag name of an element node, None for a text, a comment or nothing."""
+    if node is None or node.__class__ is str:
+        return None
+    tag = node.tag
+    return tag if isinstance(tag, str) else None
+
+
+def _outside(node) -> bool:
+    """Whitespace next to this node (outside it) is dropped: a block element or ``pre``."""
+    tag = _tag_of(node)
+    return tag is not None and (tag == "pre" or _inside(tag))
+
+
+def _absent(node) -> bool:
+    """No sibling there (an empty comment counts as none)."""
+    if node is None:
+        return True
+    if node.__class__ is str:
+        return False
+    return not isinstance(node.tag, str) and not (node.text or "")
+
+
+def _text_value(node) -> str:
+    """The string value of a text or comment node (an element has none: never called on one)."""
+    return node if node.__class__ is str else (node.text or "")
+
+
+def _bs_blank(text: str) -> str:
+    """A text made only of ASCII blanks becomes one line feed (when it holds one) or one space."""
+    if text.strip(_ASCII_BLANKS):
+        return text
+    return "\n" if "\n" in text else " "
+
+
+def get_text(el) -> str:
+    """The element's strings joined (texts under ``rt``, ``rp``, ``style``, ``script``,
+    ``template`` left out, as a bs4 ``get_text`` leaves them out)."""
+    out: list[str] = []
+
+    def walk(node, skip: bool) -> None:
+        if node.text and not skip:
+            out.append(node.text)
+        for child in node:
+            if isinstance(child.tag, str):
+                walk(child, child.tag in _OTHER_STRINGS)
+            if child.tail and not skip:
+                out.append(child.tail)
+
+    walk(el, isinstance(el.tag, str) and el.tag in _OTHER_STRINGS)
+    return "".join(out)
+
+
+class MarkdownWriter:
+    """The tree walk. Subclasses give the rules: ``escape(text, parent_tags)``,
+    ``escape_line_start(text)``, ``is_line_start_tag(name)`` and the ``convert_<tag>`` methods
+    (``convert_hN(n, el, text, parent_tags)`` for headings, ``convert__document_`` last)."""
+
+    #: names of the pseudo-tags the walk puts in ``parent_tags``
+    TRANSPARENT_INLINE: frozenset = frozenset()
+
+    def __init__(self) -> None:
+        self._fns: dict[str, object] = {}
+        self._child_tags: dict[tuple[frozenset, str], frozenset] = {}
+
+    # -- entry point
+    def convert_tree(self, root) -> str:
+        """Markdown of the document whose root element is ``root`` (before normalisation)."""
+        doc_tags = frozenset(("[document]",))
+        text = self.process_tag(root, root.tag, doc_tags) if isinstance(root.tag, str) else ""
+        return self.convert__document_(None, text, frozenset())
+
+    # -- rule lookup
+    def _rule(self, name: str):
+        try:
+            return self._fns[name]
+        except KeyError:
+            pass
+        lname = name.lower()
+        fn = getattr(self, "convert_%s" % _FN_NAME.sub("_", lname), None)
+        if fn is None or not callable(fn):
+            fn = None
+            m = _HEADING.match(lname)
+            if m:
+                n = int(m.group(1))
+                fn = lambda el, text, parent_tags, n=n: self.convert_hN(n, el, text, parent_tags)  # noqa: E731
+        self._fns[name] = fn
+        return fn
+
+    def _tags_below(self, parent_tags: frozenset, name: str) -> frozenset:
+        key = (parent_tags, name)
+        tags = self._child_tags.get(key)
+        if tags is None:
+            extra = {name}
+            if _HEADING.match(name) is not None or name in ("td", "th"):
+                extra.add("_inline")
+            if name in ("pre", "code", "kbd", "samp"):
+                extra.add("_noformat")
+            tags = self._child_tags[key] = parent_tags | extra
+        return tags
+
+    # -- the walk
+    def process_tag(self, el, name: str, parent_tags: frozenset) -> str:
+        tags = self._tags_below(parent_tags, name)
+        keep_blanks = "pre" in tags or "textarea" in tags
+        nodes: list = []
+        t = el.text
+        if t:
+            nodes.append(t if keep_blanks else _bs_blank(t))
+        for child in el:
+            nodes.append(child)
+            t = child.tail
+            if t:
+                nodes.append(t if keep_blanks else _bs_blank(t))
+        inside = _inside(name)
+        strings: list[str] = []
+        last = len(nodes) - 1
+        for i, node in enumerate(nodes):
+            if node.__class__ is str:
+                prev = nodes[i - 1] if i else None
+                nxt = nodes[i + 1] if i < last else None
+                if not node.strip() and (
+                        (inside and (_absent(prev) or _absent(nxt))) or _outside(prev) or _outside(nxt)):
+                    continue
+                s = self.process_text(node, prev, nxt, nodes, i, el, inside, tags)
+            else:
+                tag = node.tag
+                if not isinstance(tag, str):
+                    continue  # a comment or processing instruction: no output
+                s = self.process_tag(node, tag, tags)
+            if s:
+                strings.append(s)
+        if len(strings) > 1 and name != "pre" and "pre" not in parent_tags:
+            joined = [""]
+            for s in strings:
+                lead, content, trail = _EXTRACT_NL.match(s).groups()
+                if joined[-1] and lead:
+                    lead = "\n" * min(2, max(len(joined.pop()), len(lead)))
+                joined.extend((lead, content, trail))
+            text = "".join(joined)
+        else:
+            text = "".join(strings)
+        fn = self._rule(name)
+        if fn is not None:
+            text = fn(el, text, parent_tags)
+        return text
+
+    def process_text(self, text: str, prev, nxt, nodes: list, i: int, parent, parent_inside: bool,
+                     parent_tags: frozenset) -> str:
+        in_pre = "pre" in parent_tags
+        if not in_pre:
+            text = _ALL_WS.sub(" ", text)
+        noformat = "_noformat" in parent_tags
+        if not noformat:
+            text = self.escape(text, parent_tags)
+        if _outside(prev) or (parent_inside and _absent(prev)):
+            text = text.lstrip(" \t\r\n")
+        if _outside(nxt) or (parent_inside and _absent(nxt)):
+            text = text.rstrip()
+        if text and not in_pre and _tag_of(prev) == "br":
+            text = text.lstrip(" ")  # a new line starts after a hard break
+        if text and not noformat and self._at_line_start(nodes, i, parent):
+            text = self.escape_line_start(text)
+        return text
+
+    def _at_line_start(self, nodes: list, i: int, parent) -> bool:
+        """Nothing but blank text between this text node and the start of its line: the
+        nearest earlier sibling that is not blank text is a ``<br>`` or a block, or there is
+        none and the parent is a block (through transparent inline parents)."""
+        j = i - 1
+        while j >= 0 and _tag_of(nodes[j]) is None and not _text_value(nodes[j]).strip():
+            j -= 1
+        if j >= 0:
+            return self.is_line_start_tag(_tag_of(nodes[j]))
+        node = parent
+        while True:
+            if node is None:
+                return True  # above the root: the document
+            if node.tag not in self.TRANSPARENT_INLINE:
+                return self.is_line_start_tag(node.tag)
+            # a transparent inline parent: the siblings before it, nearest first
+            prev = node.getprevious()
+            while True:
+                up = node.getparent()
+                text = prev.tail if prev is not None else (up.text if up is not None else None)
+                if text and text.strip():
+                    return False
+                if prev is None:
+                    break
+                if isinstance(prev.tag, str):
+                    return self.is_line_start_tag(prev.tag)
+                if (prev.text or "").strip():
+                    return False  # a comment with text
+                prev = prev.getprevious()
+            node = node.getparent()
+
+    def is_line_start_tag(self, name: str | None) -> bool:
+        raise NotImplementedError
+
+    def escape(self, text: str, parent_tags) -> str:
+        raise NotImplementedError
+
+    def escape_line_start(self, text: str) -> str:
+        raise NotImplementedError
+
+    def convert_hN(self, n: int, el, text: str, parent_tags) -> str:
+        raise NotImplementedError
+
+    def convert__document_(self, el, text: str, parent_tags) -> str:
+        return text.strip("\n")
+
+
+def next_content_sibling(el):
+    """The element's next sibling that is an element or a text that is not blank (a text is
+    returned as a str), or None."""
+    node = el
+    while True:
+        t = node.tail
+        if t and t.strip():
+            return t
+        node = node.getnext()
+        if node is None:
+            return None
+        if isinstance(node.tag, str):
+            return node
