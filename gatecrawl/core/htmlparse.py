@@ -119,17 +119,32 @@ def detect_encoding(body: bytes, content_type: str | None = None) -> tuple[str, 
 
 
 def _decode(body: bytes | str, content_type: str | None) -> str:
+    return _decode_checked(body, content_type)[0]
+
+
+#: the C0 controls XML cannot hold, as bytes
+_C0_BYTES = bytes(c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D))
+
+
+def _decode_checked(body: bytes | str, content_type: str | None) -> tuple[str, bool]:
+    """``(text, clean)``: the decoded text, and True when it surely holds none of the characters
+    ``_BAD_XML_CHARS`` removes (so the search over the whole text can be skipped): decoded
+    as UTF-8 or cp1252 (which never give a surrogate) from bytes without a C0 control and,
+    in UTF-8, without the encoding of U+FFFE or U+FFFF."""
     if isinstance(body, str):
-        return body
+        return body, False
     try:
         body = bytes(body)
     except Exception:
-        return ""
+        return "", True
     name, skip = detect_encoding(body, content_type)
     try:
-        return body[skip:].decode(name, errors="replace")
+        text = body[skip:].decode(name, errors="replace")
     except Exception:  # a codec that misbehaves on garbage
-        return body[skip:].decode("utf-8", errors="replace")
+        return body[skip:].decode("utf-8", errors="replace"), False
+    clean = (name in ("utf-8", "cp1252") and len(body.translate(None, _C0_BYTES)) == len(body)
+             and (name == "cp1252" or (b"\xef\xbf\xbe" not in body and b"\xef\xbf\xbf" not in body)))
+    return text, clean
 
 
 _AT_MAX_DEPTH = lxml.etree.XPath("/".join(["*"] * MAX_DEPTH))
@@ -207,9 +222,10 @@ def _parser() -> lxml.html.HTMLParser:
 def parse_html(body: bytes | str, *, content_type: str | None = None) -> lxml.html.HtmlElement:
     """Parse HTML ``body`` into the root ``<html>`` element. Never raises (see module doc)."""
     try:
-        text = _decode(body if body is not None else b"", content_type)
+        text, clean = _decode_checked(body if body is not None else b"", content_type)
         text = _XML_DECL.sub("", text, count=1)
-        text = _BAD_XML_CHARS.sub("", text)
+        if not clean:
+            text = _BAD_XML_CHARS.sub("", text)
         if "&#" in text:
             text = _BAD_XML_CHAR_REFS.sub("", text)
         if not text.strip():

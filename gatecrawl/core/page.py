@@ -148,16 +148,9 @@ def _chrome_test(total_chars: int, *, noscript: bool = False):
     link text) is a wrapper, not chrome."""
 
     def skip(node) -> bool:
-        if not _chrome_candidate(node):
+        if not _chrome_candidate(node) or _holds_main(node):
             return False
-        if _holds_main(node):
-            return False
-        held = len(_text_of(node, noscript))
-        if held < WRAPPER_MIN_CHARS or held <= WRAPPER_SHARE * total_chars:
-            return True
-        # A real menu or footer is mostly link text; a wrapper around the page's paragraphs is not.
-        links = sum(len(_text_of(a, noscript)) for a in node.iter("a"))
-        return links >= WRAPPER_MAX_LINK_DENSITY * held
+        return _chrome_span(node, len(_text_of(node, noscript)), total_chars, noscript)
 
     return skip
 
@@ -213,10 +206,89 @@ def measure_page(doc: HtmlElement) -> PageMeasure:
     wrapped the whole page in, a body whose class names a cookie or share plug-in) is not
     chrome when it holds the main content or most of the text, so a page whose article is in
     its HTML never measures 0 characters; a page whose only text is a <noscript> crawler view
-    is measured on that view (``noscript_text``)."""
+    is measured on that view (``noscript_text``).
+
+    One walk of the body: its text pieces, each chrome candidate's span of them; the chrome
+    test (which needs the page's total) is then taken on the spans, outermost first."""
     body = doc.find(".//body")
     if body is None:
         body = doc
+    if not isinstance(body.tag, str) or body.tag.lower() in _INVISIBLE or _chrome_candidate(body):
+        return _measure_two_walks(body)
+    pieces, spans = _text_and_spans(body, _chrome_candidate)
+    plain = norm_space(" ".join(pieces))
+    if _noscript_view(body, len(plain)):
+        return _measure_two_walks(body)
+    total = len(plain)
+    kept: list[str] = []
+    pos = 0
+    for el, start, end in spans:  # document order: an element before its descendants
+        if start < pos:
+            continue  # inside a span already left out
+        if _holds_main(el):
+            continue
+        if _chrome_span(el, len(norm_space(" ".join(pieces[start:end]))), total):
+            kept.extend(pieces[pos:start])
+            pos = end
+    kept.extend(pieces[pos:])
+    content = norm_space(" ".join(kept))
+    return PageMeasure(body_text=content, total_chars=total, boilerplate_chars=max(0, total - len(content)),
+                       plain_text=plain)
+
+
+def _chrome_span(node, held: int, total: int, noscript: bool = False) -> bool:
+    """The chrome test of a candidate that holds no main content and ``held`` characters of
+    visible text (see ``_chrome_test``)."""
+    if held < WRAPPER_MIN_CHARS or held <= WRAPPER_SHARE * total:
+        return True
+    # A real menu or footer is mostly link text; a wrapper around the page's paragraphs is not.
+    links = sum(len(_text_of(a, noscript)) for a in node.iter("a"))
+    return links >= WRAPPER_MAX_LINK_DENSITY * held
+
+
+def _text_and_spans(el: HtmlElement, mark, invisible=_INVISIBLE) -> tuple[list[str], list[list]]:
+    """``_iter_text(el)`` (el visible) and, for every element under ``el`` that the walk reaches
+    and ``mark`` holds for, ``[element, start, end]``: its own pieces are ``pieces[start:end]``
+    (its tail after them), in document order."""
+    out: list[str] = []
+    spans: list[list] = []
+    append = out.append
+    if el.text:
+        append(el.text)
+    stack = [(iter(el), None, None)]
+    while stack:
+        children, tail, span = stack[-1]
+        for child in children:
+            tag = child.tag
+            if isinstance(tag, str):
+                if tag.lower() in invisible:
+                    if child.tail:
+                        append(child.tail)
+                    continue
+                mine = None
+                if mark(child):
+                    mine = [child, len(out), 0]
+                    spans.append(mine)
+                if child.text:
+                    append(child.text)
+                if len(child):
+                    stack.append((iter(child), child.tail, mine))
+                    break
+                if mine is not None:
+                    mine[2] = len(out)
+            if child.tail:
+                append(child.tail)
+        else:
+            stack.pop()
+            if span is not None:
+                span[2] = len(out)
+            if tail:
+                append(tail)
+    return out, spans
+
+
+def _measure_two_walks(body) -> PageMeasure:
+    """``measure_page`` as two walks (the <noscript> view, a body that is itself chrome)."""
     plain = visible_text(body)  # read once: the noscript test and the total share it
     ns = _noscript_view(body, len(plain))
     total = len(_text_of(body, ns)) if ns else len(plain)
@@ -226,11 +298,17 @@ def measure_page(doc: HtmlElement) -> PageMeasure:
                        plain_text=None if ns else plain)
 
 
-def _meta(doc: HtmlElement, *names: str) -> str | None:
+def _meta(doc: HtmlElement, *names: str, metas: list | None = None) -> str | None:
+    """The first non-blank ``content`` of a ``<meta>`` named ``names[0]`` in its ``property``,
+    ``name`` or ``itemprop`` attribute (tried in that order, without case), else of one named
+    ``names[1]``, ...; ``metas``: the document's ``<meta>`` elements when the caller has them."""
+    if metas is None:
+        metas = [el for el in doc.iter("meta") if el is not doc]
     for name in names:
         for attr in ("property", "name", "itemprop"):
-            for el in doc.iterfind(f".//meta[@{attr}]"):
-                if (el.get(attr) or "").lower() == name:
+            for el in metas:
+                value = el.get(attr)
+                if value is not None and value.lower() == name:
                     val = norm_space(el.get("content") or "")
                     if val:
                         return val
@@ -272,22 +350,23 @@ def find_fields(doc: HtmlElement) -> dict[str, str | None]:
     """Title, date, author and description from the page's markup, first source wins."""
     title_el = doc.find(".//title")
     h1 = doc.find(".//h1")
+    metas = [el for el in doc.iter("meta") if el is not doc]  # (one walk for every _meta below)
     title = (
-        _meta(doc, "og:title")
+        _meta(doc, "og:title", metas=metas)
         or (visible_text(h1) if h1 is not None else None)
         or (norm_space(title_el.text_content()) if title_el is not None else None)
     ) or None
-    date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate") or _jsonld_values(doc, "datePublished")
+    date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate", metas=metas) or _jsonld_values(doc, "datePublished")
     if not date:
         t = doc.find(".//time[@datetime]")
         if t is not None:
             date = norm_space(t.get("datetime") or "") or None
-    author = _meta(doc, "author", "article:author") or _jsonld_values(doc, "author")
+    author = _meta(doc, "author", "article:author", metas=metas) or _jsonld_values(doc, "author")
     if not author:
         a = doc.find(".//*[@rel='author']")
         if a is not None:
             author = visible_text(a) or None
-    description = _meta(doc, "description", "og:description")
+    description = _meta(doc, "description", "og:description", metas=metas)
     return {"title": title, "date": date, "author": author, "description": description}
 
 
@@ -296,9 +375,15 @@ _JS_HINT = re.compile(r"(enable|turn on|requires?)\s+javascript|javascript\s+(is
 _LOADING = re.compile(r"^\s*(loading|please wait)\W*\s*$", re.I)
 
 
-#: the only elements the app-root test can name (the rest have none of its attributes), in
-#: document order
-_APP_ROOT_CANDIDATES = lxml.etree.XPath("descendant-or-self::*[@id or @data-reactroot or @ng-app]")
+#: the elements the app-root test names (an id in ``_APP_ROOT_IDS`` in any case, or a
+#: data-reactroot or ng-app attribute), in document order. ASCII case folding is enough: no
+#: other letter lower-cases to one of these ids' letters (U+212A gives ``k``, U+0130 two
+#: characters).
+_ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_APP_ROOT_CANDIDATES = lxml.etree.XPath(
+    "descendant-or-self::*[@data-reactroot or @ng-app or "
+    + " or ".join(f"translate(@id, '{_ASCII_UPPER}', '{_ASCII_UPPER.lower()}') = '{i}'" for i in sorted(_APP_ROOT_IDS))
+    + "]")
 
 
 def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: str | None = None) -> list[str]:

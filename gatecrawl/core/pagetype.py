@@ -56,6 +56,10 @@ _SITE_TYPES = frozenset("website organization corporation webpage breadcrumblist
 
 _POST_CLASS = re.compile(r"(?:^|[\s_-])(?:post|message|comment|reply|answer|topic-post|postbody|"
                          r"bbwrapper|forum-post|thread-post|cooked)(?:$|[\s_-]|s\b)", re.I)
+#: a word every ``_POST_CLASS`` match holds, matched on the lower-cased text (the non-ASCII
+#: letters the case-blind pattern takes for these words' letters: U+212A lower-cases to ``k``,
+#: U+017F is written ``s``): a cheap test before the pattern
+_POST_HINT = re.compile(r"post|message|comment|reply|answer|bbwrapper|cooked")
 #: a thread: post containers hold at least this share of the page's text
 FORUM_POST_SHARE = 0.5
 _DATE_CLASS = re.compile(r"date|time|posted|ago", re.I)
@@ -113,6 +117,10 @@ def _text_len(el) -> int:
     return len(" ".join((el.text_content() or "").split()))
 
 
+#: the class values of an element and its descendants, as plain strings
+_CLASSES = lxml.etree.XPath("descendant-or-self::*/@class", smart_strings=False)
+
+
 def _repeated_posts(body) -> tuple[int, float]:
     """Containers that look like posts of a thread (a post-like class, a time or date, some
     text), outermost only, and the share of the page's text they hold."""
@@ -120,13 +128,14 @@ def _repeated_posts(body) -> tuple[int, float]:
     chars = 0
     taken: set = set()
     for el in body.iter("article", "div", "li", "section"):
+        cls = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if not _POST_HINT.search(cls.lower().replace("\u017f", "s")) or not _POST_CLASS.search(cls):
+            continue
         if taken and any(a in taken for a in el.iterancestors()):
             continue
-        cls = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if not cls.strip() or not _POST_CLASS.search(cls):
-            continue
-        has_time = el.find(".//time") is not None or any(
-            _DATE_CLASS.search(d.get("class") or "") for d in el.iter() if isinstance(d.tag, str))
+        # a class naming a date or time on it or a descendant (one search over all of them: the
+        # pattern's words hold no line break, so no match spans two values)
+        has_time = el.find(".//time") is not None or _DATE_CLASS.search("\n".join(_CLASSES(el))) is not None
         if not has_time:
             continue
         size = _text_len(el)
@@ -162,10 +171,23 @@ ITEM_MIN_SIBLINGS = 6
 ITEM_OWN_TEXT_MIN = 3
 
 
+_MANY_CHILDREN: dict[tuple[str, ...], lxml.etree.XPath] = {
+    tags: lxml.etree.XPath(f"descendant-or-self::*[{' or '.join('self::' + t for t in tags)}][count(*) >= {ITEM_MIN_SIBLINGS}]")
+    for tags in (("ul", "ol", "div", "section", "main", "tbody"), ("ul", "ol", "div", "section", "main", "table", "tbody"))
+}
+
+
+def _parents_of_many(root, parent_tags: tuple[str, ...]):
+    """``root.iter(*parent_tags)`` without the elements that have fewer than
+    ``ITEM_MIN_SIBLINGS`` element children (they hold no group): one XPath, in document order."""
+    path = _MANY_CHILDREN.get(parent_tags)
+    return root.iter(*parent_tags) if path is None else path(root)
+
+
 def _sibling_groups(root, parent_tags):
     """``(parent, siblings)`` for every group of at least ``ITEM_MIN_SIBLINGS`` element
     children of one tag and class under a ``parent_tags`` element of ``root``."""
-    for parent in root.iter(*parent_tags):
+    for parent in _parents_of_many(root, parent_tags):
         groups: dict[tuple, list] = {}
         for child in parent:
             if isinstance(child.tag, str):

@@ -60,8 +60,12 @@ def _norm_ws(text: str) -> str:
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+#: any character ``_clean_text`` removes or replaces (most texts hold none: one search)
+_TO_CLEAN = re.compile("[\ue000-\ue00f\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\u200b\u200c\u200d\u2060\ufeff\u00ad\xa0]")
+
+
 def _clean_text(text: str | None) -> str | None:
-    if not text:
+    if not text or _TO_CLEAN.search(text) is None:
         return text
     text = _XML_INVALID.sub("", _SENTINELS.sub("", text))
     return _ZERO_WIDTH.sub("", text).replace("\xa0", " ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import urljoin, urlsplit
 
@@ -10,10 +11,16 @@ import lxml.etree
 _SAFE_SCHEMES = ("http", "https", "mailto")
 
 
+_CONTROL_RUNS = re.compile(r"[\x00-\x20\x7f]+")
+
+
+@functools.lru_cache(maxsize=4096)
 def _safe_url(raw: str | None, base: str) -> str | None:
+    """The target written for ``raw`` (an href or src) on a page whose base URL is ``base``, or
+    None when it is not an http, https or mailto target. Pure, cached: a page repeats links."""
     if not raw:
         return None
-    raw = re.sub(r"[\x00-\x20\x7f]+", lambda m: "" if m.start() == 0 else " ", raw.strip())
+    raw = _CONTROL_RUNS.sub(lambda m: "" if m.start() == 0 else " ", raw.strip())
     raw = raw.strip()
     if not raw:
         return None

@@ -6,8 +6,10 @@ output is the same byte for byte:
 
 * a node of the walk is an element, a comment or a text: an element's ``text`` and each
   child's ``tail`` are the text nodes, in document order between the children;
-* a text made only of ASCII blanks (space, tab, line feed, form feed, carriage return)
-  outside ``<pre>``/``<textarea>`` is one line feed when it holds one, else one space;
+* (bs4 made a string of ASCII blanks outside ``<pre>`` one space or one line feed: the same
+  output here, as such a string is only tested for blankness or collapsed to one space, and
+  the one blank the collapse would not cover, the form feed, never reaches the walk: the
+  parser and the preparation remove it);
 * whitespace-only texts next to a block boundary are skipped; a text has its whitespace
   runs collapsed (outside ``<pre>``), is escaped (outside code) and stripped next to block
   boundaries;
@@ -30,7 +32,6 @@ _HEADING = re.compile(r"h(\d+)")
 _FN_NAME = re.compile(r"[\[\]:-]")
 _ALL_WS = re.compile(r"[\t \r\n]+")
 _EXTRACT_NL = re.compile(r"^(\n*)((?:.*[^\n])?)(\n*)$", flags=re.DOTALL)
-_ASCII_BLANKS = " \n\t\x0c\r"
 #: tags whose inner whitespace next to the boundaries is dropped (headings too)
 _WS_INSIDE = frozenset(("p", "blockquote", "article", "div", "section", "ol", "ul", "li", "dl", "dt", "dd",
                         "table", "thead", "tbody", "tfoot", "tr", "td", "th"))
@@ -69,13 +70,6 @@ def _absent(node) -> bool:
 def _text_value(node) -> str:
     """The string value of a text or comment node (an element has none: never called on one)."""
     return node if node.__class__ is str else (node.text or "")
-
-
-def _bs_blank(text: str) -> str:
-    """A text made only of ASCII blanks becomes one line feed (when it holds one) or one space."""
-    if text.strip(_ASCII_BLANKS):
-        return text
-    return "\n" if "\n" in text else " "
 
 
 def get_text(el) -> str:
@@ -147,16 +141,15 @@ class MarkdownWriter:
     # -- the walk
     def process_tag(self, el, name: str, parent_tags: frozenset) -> str:
         tags = self._tags_below(parent_tags, name)
-        keep_blanks = "pre" in tags or "textarea" in tags
         nodes: list = []
         t = el.text
         if t:
-            nodes.append(t if keep_blanks else _bs_blank(t))
+            nodes.append(t)
         for child in el:
             nodes.append(child)
             t = child.tail
             if t:
-                nodes.append(t if keep_blanks else _bs_blank(t))
+                nodes.append(t)
         inside = _inside(name)
         strings: list[str] = []
         last = len(nodes) - 1
