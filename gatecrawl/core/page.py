@@ -375,15 +375,9 @@ _JS_HINT = re.compile(r"(enable|turn on|requires?)\s+javascript|javascript\s+(is
 _LOADING = re.compile(r"^\s*(loading|please wait)\W*\s*$", re.I)
 
 
-#: the elements the app-root test names (an id in ``_APP_ROOT_IDS`` in any case, or a
-#: data-reactroot or ng-app attribute), in document order. ASCII case folding is enough: no
-#: other letter lower-cases to one of these ids' letters (U+212A gives ``k``, U+0130 two
-#: characters).
-_ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_APP_ROOT_CANDIDATES = lxml.etree.XPath(
-    "descendant-or-self::*[@data-reactroot or @ng-app or "
-    + " or ".join(f"translate(@id, '{_ASCII_UPPER}', '{_ASCII_UPPER.lower()}') = '{i}'" for i in sorted(_APP_ROOT_IDS))
-    + "]")
+#: the only elements the app-root test can name (the rest have none of its attributes), in
+#: document order
+_APP_ROOT_CANDIDATES = lxml.etree.XPath("descendant-or-self::*[@id or @data-reactroot or @ng-app]")
 
 
 def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: str | None = None) -> list[str]:

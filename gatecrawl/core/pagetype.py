@@ -171,23 +171,10 @@ ITEM_MIN_SIBLINGS = 6
 ITEM_OWN_TEXT_MIN = 3
 
 
-_MANY_CHILDREN: dict[tuple[str, ...], lxml.etree.XPath] = {
-    tags: lxml.etree.XPath(f"descendant-or-self::*[{' or '.join('self::' + t for t in tags)}][count(*) >= {ITEM_MIN_SIBLINGS}]")
-    for tags in (("ul", "ol", "div", "section", "main", "tbody"), ("ul", "ol", "div", "section", "main", "table", "tbody"))
-}
-
-
-def _parents_of_many(root, parent_tags: tuple[str, ...]):
-    """``root.iter(*parent_tags)`` without the elements that have fewer than
-    ``ITEM_MIN_SIBLINGS`` element children (they hold no group): one XPath, in document order."""
-    path = _MANY_CHILDREN.get(parent_tags)
-    return root.iter(*parent_tags) if path is None else path(root)
-
-
 def _sibling_groups(root, parent_tags):
     """``(parent, siblings)`` for every group of at least ``ITEM_MIN_SIBLINGS`` element
     children of one tag and class under a ``parent_tags`` element of ``root``."""
-    for parent in _parents_of_many(root, parent_tags):
+    for parent in root.iter(*parent_tags):
         groups: dict[tuple, list] = {}
         for child in parent:
             if isinstance(child.tag, str):

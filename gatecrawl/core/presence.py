@@ -32,7 +32,7 @@ UNIQUE_RATIO_WINDOW = 300  # words: the unique-word ratio is taken over the firs
 
 def unique_ratio_window(text: str) -> str:
     """The text span the unique-word check reads (its first UNIQUE_RATIO_WINDOW words)."""
-    parts = text.split()
+    parts = text.split(maxsplit=UNIQUE_RATIO_WINDOW)  # (the words past the window stay unsplit)
     return " ".join(parts[:UNIQUE_RATIO_WINDOW]) if len(parts) > UNIQUE_RATIO_WINDOW else text
 
 

@@ -14,6 +14,8 @@ _RE_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
 _RE_LT = re.compile(r"<(?=[A-Za-z/!?])")
 _RE_AMP = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _RE_TILDES = re.compile(r"~{2,}")
+#: the characters escaping looks at (a text without any is written as it is)
+_RE_SPECIAL = re.compile(r"[\\*`\[\]_<&~|]")
 _RE_LINE_START = re.compile(
     r"^(\s*)(?:(#{1,6})(?=\s|$)|(>)|([-+])(?=\s|$)|(-{3,}|={2,}|~{3,})(?=\s*$)|(\d{1,9})([.)])(?=\s|$))"
 )
@@ -74,6 +76,8 @@ class GatecrawlConverter(MarkdownWriter):
     def escape(self, text: str, parent_tags) -> str:
         if not text:
             return ""
+        if _RE_SPECIAL.search(text) is None:
+            return text  # nothing below applies
         text = _RE_BACKSLASH.sub(r"\\\\", text)
         text = text.replace("*", r"\*").replace("`", r"\`")
         text = text.replace("[", r"\[").replace("]", r"\]")

@@ -31,7 +31,6 @@ import re
 _HEADING = re.compile(r"h(\d+)")
 _FN_NAME = re.compile(r"[\[\]:-]")
 _ALL_WS = re.compile(r"[\t \r\n]+")
-_EXTRACT_NL = re.compile(r"^(\n*)((?:.*[^\n])?)(\n*)$", flags=re.DOTALL)
 #: tags whose inner whitespace next to the boundaries is dropped (headings too)
 _WS_INSIDE = frozenset(("p", "blockquote", "article", "div", "section", "ol", "ul", "li", "dl", "dt", "dd",
                         "table", "thead", "tbody", "tfoot", "tr", "td", "th"))
@@ -171,7 +170,15 @@ class MarkdownWriter:
         if len(strings) > 1 and name != "pre" and "pre" not in parent_tags:
             joined = [""]
             for s in strings:
-                lead, content, trail = _EXTRACT_NL.match(s).groups()
+                if s[0] != "\n" and s[-1] != "\n":
+                    lead = trail = ""
+                    content = s
+                else:  # the leading line feeds, the rest, its trailing line feeds
+                    content = s.lstrip("\n")
+                    lead = s[:len(s) - len(content)]
+                    rest = content
+                    content = rest.rstrip("\n")
+                    trail = rest[len(content):]
                 if joined[-1] and lead:
                     lead = "\n" * min(2, max(len(joined.pop()), len(lead)))
                 joined.extend((lead, content, trail))
