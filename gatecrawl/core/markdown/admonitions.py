@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import lxml.etree
@@ -49,7 +50,13 @@ def _class_tokens(el: lxml.etree._Element) -> list[str]:
 def _admonition_type(el: lxml.etree._Element) -> tuple[bool, str | None]:
     """(may be an admonition, its type or None) from the class tokens, first match wins.
     A container token without a type makes an admonition only when a title is found."""
-    tokens = _class_tokens(el)
+    return _admonition_class(el.get("class") or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _admonition_class(cls: str) -> tuple[bool, str | None]:
+    """``_admonition_type`` of a class attribute (pure, cached: pages repeat their classes)."""
+    tokens = cls.lower().split()
     container = any(t in _ADMONITION_CONTAINERS for t in tokens)
     for tok in tokens:
         m = _ADMONITION_PREFIXED.fullmatch(tok)
