@@ -242,6 +242,21 @@ _WITH_ITEMTYPE = lxml.etree.XPath("descendant-or-self::*[@itemtype]")
 _PRICE_CANDIDATES = lxml.etree.XPath("descendant-or-self::*[@class or @itemprop='price']")
 
 
+#: the elements with itemprop="price", in document order
+_ITEMPROP_PRICE = lxml.etree.XPath("descendant-or-self::*[@itemprop='price']")
+_PRICE_WORDS = ("price", "amount", "cost")
+
+
+def _price_candidates(body) -> list:
+    """``_PRICE_CANDIDATES(body)``, or only its itemprop="price" elements when no class of the
+    page holds a ``_PRICE_CLASS`` word (one search over all the class values, folded as the
+    case-blind pattern matches: U+0130 and U+0131 are ``i``, U+017F is ``s``)."""
+    classes = "\n".join(_CLASSES(body)).replace("\u0130", "i").lower().replace("\u0131", "i").replace("\u017f", "s")
+    if any(w in classes for w in _PRICE_WORDS):
+        return _PRICE_CANDIDATES(body)
+    return _ITEMPROP_PRICE(body)
+
+
 def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess:
     """The page's type and the signals that decided it (see the module docstring)."""
     root = doc.getroottree().getroot() if doc is not None else None
@@ -280,7 +295,7 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess
             return PageTypeGuess("article", (f"jsonld:{t}",))
     if og == "article":
         return PageTypeGuess("article", ("og:type:article",))
-    prices = sum(1 for el in _PRICE_CANDIDATES(body)
+    prices = sum(1 for el in _price_candidates(body)
                  if (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
                  and _CURRENCY.search(el.text_content() or ""))
     cart = any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
