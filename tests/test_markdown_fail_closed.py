@@ -49,7 +49,7 @@ INNER_STEPS = [
     (mdprepare, "_prepare_admonitions"),
     (mdprepare, "_prepare_definition_lists"),
     (mdprepare, "_prepare_details_and_figures"),
-    (mdmod.GatecrawlConverter, "convert_tree"),
+    (mdmod.GatecrawlConverter, "write"),
     (mdmod.GatecrawlConverter, "convert_li"),
     (mdconversion, "_normalise"),
     (mdconversion, "_title"),

@@ -52,3 +52,11 @@ def test_xml_invalid_characters_are_removed_on_every_decoding_path(body, content
 def test_a_clean_utf8_page_parses_unchanged():
     doc = parse_html("<p>caf\u00e9 \u2014 \ufffd ok</p>".encode(), content_type="text/html; charset=utf-8")
     assert doc.find("body").text_content() == "caf\u00e9 \u2014 \ufffd ok"
+
+
+@pytest.mark.parametrize("tag", ["soup", "tree", "write", "fn-cache", "list"])
+def test_a_tag_named_like_a_method_is_written_as_its_text(tag):
+    # The rule of a tag is the method ``convert_<tag>``: a tag named after another method must
+    # not call it (markdownify's ``convert_soup`` made a <soup> element a converter_error).
+    md = _md(f"<p>before <{tag}>inside</{tag}> after</p>")
+    assert "inside" in md and "before" in md and "after" in md

@@ -48,7 +48,7 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
     work, info = _prepare(root, base)
     html = lxml.html.tostring(work, encoding="unicode", method="html")
     conv = GatecrawlConverter(info.codes)
-    raw = conv.convert_tree(_reparse(html))
+    raw = conv.write(_reparse(html))
     text = _normalise(raw, info.codes)
 
     provenance: list[dict] = []

@@ -102,8 +102,9 @@ class MarkdownWriter:
         self._child_tags: dict[tuple[frozenset, str], frozenset] = {}
 
     # -- entry point
-    def convert_tree(self, root) -> str:
-        """Markdown of the document whose root element is ``root`` (before normalisation)."""
+    def write(self, root) -> str:
+        """Markdown of the document whose root element is ``root`` (before normalisation). (No
+        method but the rules is named ``convert_...``: a tag of that name would call it.)"""
         doc_tags = frozenset(("[document]",))
         text = self.process_tag(root, root.tag, doc_tags) if isinstance(root.tag, str) else ""
         return self.convert__document_(None, text, frozenset())
@@ -115,7 +116,7 @@ class MarkdownWriter:
         except KeyError:
             pass
         lname = name.lower()
-        fn = getattr(self, "convert_%s" % _FN_NAME.sub("_", lname), None)
+        fn = getattr(self, "convert_%s" % _FN_NAME.sub("_", lname), None)  # (see ``write``)
         if fn is None or not callable(fn):
             fn = None
             m = _HEADING.match(lname)
