@@ -97,6 +97,10 @@ class ConvertPipeline:
 
         set_pool_size(max(1, self.pdf_workers))
         self._start_pool()
+        if self._procs is not None:
+            # The workers start while robots.txt and the first pages are fetched, not when the
+            # first pages are already waiting for them.
+            self._procs.warm()
 
     def _start_pool(self) -> ThreadPool:
         if self.pool_kind == "process" and self._procs is None:
