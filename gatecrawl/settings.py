@@ -265,10 +265,12 @@ GATECRAWL_RENDER_NEW_PAGE_TIMEOUT = 20.0
 PLAYWRIGHT_BROWSER_PROVIDER = "gatecrawl.browser.provider.GatecrawlBrowserProvider"
 # Extra launch options; the provider adds gatecrawl's flags and the executable when absent.
 PLAYWRIGHT_LAUNCH_OPTIONS = {"headless": True}
-# Concurrent pages per context: renders queue beyond this. Each page is a Chromium renderer
-# process (bench.crawl, 1,000 pages: ~125 MB RSS each, ~25-30 MB of it its own); 2, not 4, cut
-# the crawl tree's peak RSS by ~190 MB with no measurable loss of throughput on 2 cores.
-PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 2
+# Concurrent browser pages (per context, and in all: BrowserPageMiddleware holds a render before
+# its download slot until a page is free). Each page is a Chromium renderer process (bench.crawl,
+# 1,000 pages: ~110 MB RSS each, ~25-30 MB of it its own). A render mostly waits (readiness
+# windows), so the pages bound the crawl: bench.crawl, 1,000 pages, 39 junk shells rendered,
+# 2 pages: 118 s, 4 pages: 95 s; peak RSS of the crawl tree 968 MB vs 1,186 MB.
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 # Relaunch Chromium after a crash or disconnect (the next render launches it again).
 PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
 # Scrapy headers go with the page's own same-origin navigation only.

@@ -143,3 +143,40 @@ def test_a_spider_request_waits_while_the_conversion_pool_is_full():
 
     assert asyncio.run(scenario()) is True
     assert crawler.stats.get_value("gatecrawl/convert/backpressure") == 1
+
+
+def test_a_render_request_passes_a_full_pool_within_the_browser_headroom():
+    """Issue 19: a render request waited for conversion room like any page, then for a browser
+    page, so the browser idled while the pool was busy (bench.crawl: 0.5 s per render on average,
+    up to 2.8 s). It now waits only past PLAYWRIGHT_MAX_PAGES_PER_CONTEXT pages more."""
+    from gatecrawl.middlewares.convert import ConvertBackpressureMiddleware
+    from gatecrawl.middlewares.render import render_request
+    from gatecrawl.pipelines.convert import ConvertPipeline
+
+    crawler = get_crawler(settings_dict={"GATECRAWL_CONVERT_WORKERS": 1, "GATECRAWL_CONVERT_POOL": "thread", "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT": 2})
+    crawler.stats.open_spider()
+    pipe = ConvertPipeline(crawler)
+    mw = ConvertBackpressureMiddleware.from_crawler(crawler)
+    mw._converter = pipe
+    spider = _Spider()
+    render = render_request(Request("http://x/r", callback=spider.parse), "http://x/r", "shell_page")
+
+    async def scenario():
+        pipe._waiting = 5  # the pool is full (4 per worker), within the render headroom
+        page = asyncio.ensure_future(mw.process_request(Request("http://x/a", callback=spider.parse)))
+        first = asyncio.ensure_future(mw.process_request(render))
+        await asyncio.sleep(0.01)
+        assert first.done() and not page.done()
+        pipe._waiting = 6  # at the headroom's end (4 + 2): the render waits too
+        second = asyncio.ensure_future(mw.process_request(render.replace(url="http://x/r2")))
+        await asyncio.sleep(0.01)
+        assert not second.done()
+        pipe._converted()  # 5 left: the render goes on, the page still waits
+        await asyncio.sleep(0.01)
+        assert second.done() and not page.done()
+        pipe._waiting = 4
+        pipe._converted()  # 3 left: the page goes on
+        await asyncio.sleep(0.01)
+        return page.done()
+
+    assert asyncio.run(scenario()) is True

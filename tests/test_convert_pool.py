@@ -136,3 +136,16 @@ def test_a_dead_worker_costs_no_page():
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got == {"outcomes": ["kept", "kept", "kept"], "restarted": 1}, (got, proc.stderr[-2000:])
+
+
+def test_warm_starts_every_worker_before_the_first_page():
+    """Issue 19: the executor started a worker per job while none was idle, so the crawl's first
+    pages waited for the workers to start (1.5 s or more each under load). ConvertPipeline
+    warms the pool when the spider opens: every worker is up before a page arrives."""
+    pool = ConvertProcessPool(2)
+    try:
+        pids = {f.result(timeout=60) for f in pool.warm()}
+        assert len(pool._executor._processes) == 2
+        assert os.getpid() not in pids
+    finally:
+        pool.shutdown()

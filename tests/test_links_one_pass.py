@@ -27,6 +27,10 @@ HANDMADE = """<html><head><title>t</title>{base}</head><body>
 <a href="/café/é?q=ü">unicode</a> <a href="javascript:void(0)">js</a> <a href="mailto:x@example.test">mail</a>
 <a href="ftp://example.test/f">ftp</a> <a>no href</a> <area href="/area-link"> <a href="">empty</a>
 <a href="/a">a twice</a> <a href="  ">spaces</a> <a href="/%zz">bad escape</a>
+<a href="HTTPS://OTHER.test/x">upper off</a> <a href="HTTP://Example.Test:8080/port">upper on</a>
+<a href="http://user@other.test/">userinfo off</a> <a href="http://example.test@other.test/">at off</a>
+<a href="http://other.test@example.test/at-on">at on</a> <a href=" https://example.test/lead ">lead</a>
+<a href="http:relative">http relative</a> <a href="https://[::1]/v6">v6</a> <a href="https://other.test:99999/">bad port</a>
 </body></html>"""
 
 

@@ -110,6 +110,14 @@ class ConvertProcessPool:
             )
         return self._executor
 
+    def warm(self) -> list[Future]:
+        """Start every worker now, not on the first pages: the executor starts a worker per
+        submitted job while none is idle, and a worker takes 1.5 s or more to start (fork
+        server, imports, a warm-up conversion) under load. Returns the futures of the no-op
+        jobs that started them (nobody needs to wait for them)."""
+        executor = self._start()
+        return [executor.submit(os.getpid) for _ in range(self.workers)]
+
     def submit(self, body: bytes, url: str, content_type: str | None, recipe: Any, fetch: Any) -> Future:
         from concurrent.futures.process import BrokenProcessPool
 

@@ -19,7 +19,9 @@ response: thousands of small pages would fit. So the downloader middleware
 :class:`ConvertBackpressureMiddleware` (priority 30, before anything else) holds a spider's new
 request while 4 pages per conversion worker wait for conversion
 (``gatecrawl/convert/backpressure``): a held request keeps its place in the downloader
-(``CONCURRENT_REQUESTS``), so the engine takes no more requests from the scheduler either.
+(``CONCURRENT_REQUESTS``), so the engine takes no more requests from the scheduler either. A
+render request waits only past ``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`` pages more: the browser keeps
+rendering while the pool is busy.
 
 Only the output of callbacks passes through spider middlewares: captures from an errback (a
 failed fetch) or from ``start()`` are converted by ``ConvertPipeline`` itself. Without
@@ -82,7 +84,7 @@ class ConvertBackpressureMiddleware(_UsesConverter):
             return None
         pipeline = self._pipeline()
         if pipeline is not None:
-            await pipeline.room()
+            await pipeline.room(render=bool(request.meta.get("playwright")))
         return None
 
 

@@ -44,6 +44,8 @@ Stats: ``gatecrawl/render/requested``, ``gatecrawl/render/requested/<reason>``,
 ``gatecrawl/render/succeeded``, ``gatecrawl/render/ready/<condition>``,
 ``gatecrawl/render/readiness_timeout``, ``gatecrawl/render/readiness_timeout/<condition>``,
 ``gatecrawl/render/failed``, ``gatecrawl/render/failed/<error>``, ``gatecrawl/render/fallback/not_carried``,
+``gatecrawl/render/waited_for_page`` (a render held before its download slot until one of the
+browser's ``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`` pages was free),
 ``gatecrawl/browser/{page_opened,page_closed,context_opened,context_closed}``,
 ``gatecrawl/browser/context_recycled`` (after N pages), ``gatecrawl/browser/context_idle_closed``
 (no render left to do),
@@ -256,6 +258,14 @@ class BrowserPageMiddleware:
         self.ledger = BrowserLedger(lambda event: self.stats.inc_value(f"gatecrawl/browser/{event}"))
         self._sessions: weakref.WeakKeyDictionary[Any, tuple[ReadinessSession, str]] = weakref.WeakKeyDictionary()
         self._options: dict[str, BrowserOptions] = {}
+        # A render waits here for one of the browser's pages (PLAYWRIGHT_MAX_PAGES_PER_CONTEXT)
+        # before it takes its place in the download slot: waiting inside the download handler
+        # instead, queued renders held the site's slots (CONCURRENT_REQUESTS_PER_DOMAIN) while
+        # plain fetches of the site waited behind them. 0: no limit (scrapy-playwright's own).
+        self.max_pages = max(0, crawler.settings.getint("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT"))
+        self._pages_free = self.max_pages
+        self._page_waiters: list[asyncio.Future] = []
+        self._holding: weakref.WeakSet[Any] = weakref.WeakSet()
         # Renders queued or in flight, counted from Scrapy's scheduling signals (not from the
         # stats): a page closing with none left lets the contexts close at once.
         self._scheduled = 0
@@ -288,9 +298,50 @@ class BrowserPageMiddleware:
     def _abort_stat(self, resource_type: str) -> None:
         self.stats.inc_value(f"gatecrawl/browser/aborted/{resource_type}")
 
-    def process_request(self, request: Request) -> None:
+    async def _take_page(self, request: Request) -> None:
+        """Return once a browser page is free for ``request`` (first come, first served); the
+        page is given back by :meth:`_give_page` when the render ends."""
+        if not self.max_pages or request in self._holding:
+            return
+        if self._pages_free <= 0 or self._page_waiters:
+            self.stats.inc_value("gatecrawl/render/waited_for_page")
+            fut = asyncio.get_running_loop().create_future()
+            self._page_waiters.append(fut)
+            try:
+                await fut  # resolved by _give_page, with the page handed over
+            except asyncio.CancelledError:
+                if fut.done() and not fut.cancelled():  # handed over, then cancelled: pass it on
+                    self._holding.add(request)
+                    self._give_page(request)
+                raise
+        else:
+            self._pages_free -= 1
+        self._holding.add(request)
+
+    def _give_page(self, request: Request) -> None:
+        if request not in self._holding:
+            return
+        self._holding.discard(request)
+        while self._page_waiters:
+            fut = self._page_waiters.pop(0)
+            if not fut.done():
+                fut.set_result(None)  # the page passes to the next render in line
+                return
+        self._pages_free += 1
+
+    async def process_request(self, request: Request) -> None:
         if not request.meta.get("playwright") or RENDER_ATTEMPTS not in request.meta:
             return None
+        await self._take_page(request)
+        try:
+            self._dress(request)
+        except BaseException:
+            self._give_page(request)
+            raise
+        return None
+
+    def _dress(self, request: Request) -> None:
+        """The readiness session, context and page options of a render request."""
         from scrapy_playwright.page import PageMethod
 
         recipe = getattr(self.crawler.spider, "recipe", None)
@@ -315,7 +366,6 @@ class BrowserPageMiddleware:
         meta["playwright_page_init_callback"] = session.init_page
         meta["playwright_page_methods"] = [PageMethod(session.wait_ready)]
         meta["playwright_page_goto_kwargs"] = {"wait_until": "commit", "timeout": opts.max_render_time_ms}
-        return None
 
     async def _close_page(self, request: Request, name: str) -> None:
         page = request.meta.pop("playwright_page", None)
@@ -331,6 +381,7 @@ class BrowserPageMiddleware:
             except Exception as exc:  # a crashed browser: the page is gone with it
                 logger.debug("closing page failed: %r", exc)
         self._finished += 1
+        self._give_page(request)
         retired = self.pool.release(name)
         # No render left anywhere (scheduled or in flight): close the context now rather than
         # at engine stop, so that the run summary can show every context closed. The next

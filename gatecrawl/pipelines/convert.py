@@ -87,6 +87,11 @@ class ConvertPipeline:
         # response, 5 MB in all): the 5,000-page soak peaked at 650 MB instead of 140 MB, and a
         # distributed worker held so many tasks that its heartbeat came late.
         self.max_waiting = CONVERT_WAITING_PER_WORKER * self.convert_workers
+        # A render request (playwright meta) waits only past this many more: the browser keeps
+        # rendering while the pool is busy (a render mostly waits on readiness windows; held
+        # here, it waited for the pool first, then for a page). At most one more page per
+        # browser page (PLAYWRIGHT_MAX_PAGES_PER_CONTEXT), so memory stays bounded.
+        self.render_headroom = max(1, crawler.settings.getint("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", 1))
         self._waiting = 0
         self._waiters: list[Any] = []
         self.prober = NotFoundProber.from_crawler(crawler)
@@ -97,6 +102,10 @@ class ConvertPipeline:
 
         set_pool_size(max(1, self.pdf_workers))
         self._start_pool()
+        if self._procs is not None:
+            # The workers start while robots.txt and the first pages are fetched, not when the
+            # first pages are already waiting for them.
+            self._procs.warm()
 
     def _start_pool(self) -> ThreadPool:
         if self.pool_kind == "process" and self._procs is None:
@@ -133,23 +142,25 @@ class ConvertPipeline:
             self._converted()
 
     def _converted(self) -> None:
-        """One page left the pool: requests waiting for room go on once fewer than
-        ``max_waiting`` pages wait."""
+        """One page left the pool: requests waiting for room look again (each goes on once
+        fewer pages than its limit wait)."""
         self._waiting -= 1
-        if self._waiters and self._waiting < self.max_waiting:
+        if self._waiters and self._waiting < self.max_waiting + self.render_headroom:
             waiters, self._waiters = self._waiters, []
             for fut in waiters:
                 if not fut.done():
                     fut.set_result(None)
 
-    async def room(self) -> None:
-        """Return once fewer than ``max_waiting`` pages wait for conversion."""
-        if self._waiting < self.max_waiting:
+    async def room(self, render: bool = False) -> None:
+        """Return once fewer than ``max_waiting`` pages wait for conversion (``render``: fewer
+        than ``max_waiting + render_headroom``)."""
+        limit = self.max_waiting + (self.render_headroom if render else 0)
+        if self._waiting < limit:
             return
         import asyncio
 
         self.stats.inc_value("gatecrawl/convert/backpressure")
-        while self._waiting >= self.max_waiting:
+        while self._waiting >= limit:
             fut = asyncio.get_running_loop().create_future()
             self._waiters.append(fut)
             await fut
