@@ -126,12 +126,12 @@ def _repeated_posts(body) -> tuple[int, float]:
     text), outermost only, and the share of the page's text they hold."""
     n = 0
     chars = 0
-    taken: set = set()
+    inside: set = set()  # the taken containers and everything in them
     for el in body.iter("article", "div", "li", "section"):
+        if el in inside:
+            continue
         cls = f"{el.get('class') or ''} {el.get('id') or ''}"
         if not _POST_HINT.search(cls.lower().replace("\u017f", "s")) or not _POST_CLASS.search(cls):
-            continue
-        if taken and any(a in taken for a in el.iterancestors()):
             continue
         # a class naming a date or time on it or a descendant (one search over all of them: the
         # pattern's words hold no line break, so no match spans two values)
@@ -141,10 +141,10 @@ def _repeated_posts(body) -> tuple[int, float]:
         size = _text_len(el)
         if size < 40:
             continue
-        taken.add(el)
+        inside.update(el.iter())
         n += 1
         chars += size
-    return n, chars / max(1, _text_len(body))
+    return n, (chars / max(1, _text_len(body)) if chars else 0.0)
 
 
 def _repeated_items(body) -> tuple[int, float]:
@@ -184,11 +184,14 @@ def _sibling_groups(root, parent_tags):
                 yield parent, items
 
 
-def _card_groups(root, measure):
+def _card_groups(root, measure, skip=None):
     """Groups of at least ``ITEM_MIN_SIBLINGS`` siblings of one tag and class where at least
     80% of the siblings are cards (a link and text of their own beside it): ``(parent,
-    siblings, cards)``, each card given as its list of links."""
+    siblings, cards)``, each card given as its list of links; a parent for which ``skip``
+    says true is passed over."""
     for parent, items in _sibling_groups(root, ("ul", "ol", "div", "section", "main", "table", "tbody")):
+        if skip is not None and skip(parent):
+            continue
         cards = []
         for it in items:
             links = list(it.iter("a"))
@@ -221,15 +224,17 @@ def item_link_chars(root, text_len=None) -> int:
 _CHROME_TAGS = frozenset(("nav", "header", "footer", "aside"))
 
 
+def _in_chrome_tags(el) -> bool:
+    return el.tag in _CHROME_TAGS or any(a.tag in _CHROME_TAGS for a in el.iterancestors())
+
+
 def largest_card_group(body):
     """The listing a page is about: the group of cards (see ``item_link_chars``) holding the
     most text, outside navigation, header, footer and aside. ``(parent, item count, share of
     the page's text the group holds)``, or ``(None, 0, 0.0)``."""
     total = max(1, _text_len(body))
     best_parent, best_n, best_share = None, 0, 0.0
-    for parent, items, _cards in _card_groups(body, _text_len):
-        if parent.tag in _CHROME_TAGS or any(a.tag in _CHROME_TAGS for a in parent.iterancestors()):
-            continue
+    for parent, items, _cards in _card_groups(body, _text_len, skip=_in_chrome_tags):
         share = sum(_text_len(it) for it in items) / total
         if share > best_share:
             best_parent, best_n, best_share = parent, len(items), share

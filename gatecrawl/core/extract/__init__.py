@@ -128,7 +128,8 @@ cleaned selection / the pre-cleaned ``<body>``.
 
 Layout of the package: :mod:`.dom` (text and tree helpers), :mod:`.preclean` (non-content and
 hidden elements), :mod:`.patterns` (tag/role/class-word and heading-text rules, keep rules),
-:mod:`.blocks` (block rules inside the selection), :mod:`.scoring` (the density candidate and
+:mod:`.links` (link-dense blocks, legal and cookie lines, repeated captions), :mod:`.blocks`
+(the other block rules inside the selection), :mod:`.scoring` (the density candidate and
 its semantic containers), :mod:`.reference` (vote units, second opinion, pruning),
 :mod:`.listing` (listing rescue), :mod:`.selection` (:func:`select_main`).
 """

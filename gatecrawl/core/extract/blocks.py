@@ -1,91 +1,16 @@
-"""Block rules applied inside the selection: link-dense blocks, legal and cookie lines,
-duplicates, inline teasers, popovers, author bios, calls to action, ad labels, press-release
-tails, video teasers and comment policies."""
+"""Block rules applied inside the selection: inline teasers, popovers, author bios, calls to
+action, ad labels, press-release tails, video teasers, comment policies and repeated sibling
+blocks (link-dense blocks, legal and cookie lines and repeated captions: :mod:`.links`)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import lxml.etree
 
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop,
     _is_el, _rx, _squash, _text_len)
-from gatecrawl.core.extract.patterns import _keep_kind
-
-
-_LEGAL_RX = _rx(r"©|\(c\) \d{4}|all rights reserved|terms (?:&|and) conditions|terms of (?:use|service)"
-                r"|privacy policy|cookie policy")
-
-
-_STRONG_LEGAL_RX = _rx(r"all rights reserved|registered trademarks? of|for your personal, non-commercial use"
-                      r"|have not been evaluated by the food and drug")
-
-
-_COOKIE_TEXT_RX = _rx(r"\bcookies?\b.{0,120}\b(?:website|site|browsing|experience|consent|accept|agree|"
-                      r"settings|opt-?out)\b|\b(?:website|site|we) uses? cookies\b"
-                      r"|processing of my personal data")
-
-
-def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset()) -> None:
-    """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
-    repeated blocks (a caption or teaser that appears twice is kept once)."""
-    seen: set[str] = set()
-    for el in list(root.iter("figcaption", "div", "span", "p")):
-        if el is root or el.getparent() is None:
-            continue
-        captionish = el.tag == "figcaption" or any(
-            _keep_kind(_attrs(x)) == "caption" for x in (el, el.getparent()) if x is not None)
-        if el.tag != "figcaption" and not captionish:
-            if el.tag != "div" or any(True for c in el if _is_el(c) and c.tag in _BLOCKS):
-                continue
-        t = _squash(el.text_content())
-        if len(t) < 30:
-            continue
-        # captions often come twice (full and truncated, or page and lightbox copies):
-        # the key is the first 60 characters for them, the whole text otherwise
-        key = ("c:" + t[:60]) if captionish else ("t:" + t)
-        if key in seen:
-            _drop(el)
-            fired.add("exclude_duplicate")
-        else:
-            seen.add(key)
-    total = max(1, _text_len(root))
-    for el in list(root.iter("p", "div", "small", "span")):
-        if el is root or el.getparent() is None:
-            continue
-        n = _text_len(el)
-        if not 0 < n < 700:
-            continue
-        txt = el.text_content()
-        if n < 500 and _COOKIE_TEXT_RX.search(txt):
-            if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
-                continue
-            _drop(el)
-            fired.add("exclude_cookie_banner")
-            continue
-        if n < 200 and _LEGAL_RX.search(txt) or _STRONG_LEGAL_RX.search(txt):
-            if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
-                continue
-            _drop(el)
-            fired.add("exclude_footer")
-    for el in list(root.iter("ul", "ol", "div", "section", "dl", "table")):
-        if el is root or el.getparent() is None:
-            continue
-        n = _text_len(el)
-        if n == 0:
-            continue
-        if n > 0.5 * total and n > 400:
-            continue
-        if any(True for _ in el.iter("figcaption")):
-            continue
-        if "exclude_link_dense" in skip:
-            break
-        link = sum(_text_len(a) for a in el.iter("a"))
-        if link / n > 0.6 and (n < 1500):
-            nlinks = sum(1 for _ in el.iter("a"))
-            if nlinks >= 2 or el.tag in ("ul", "ol"):
-                _drop(el)
-                fired.add("exclude_link_dense")
 
 
 _TEASER_PREFIX_RX = _rx(
@@ -435,23 +360,33 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
     the page are not touched: the same feature list under each tier of a pricing table, the same
     criteria under each card of a comparison sit in cards whose texts differ. Removed text is
     appended to ``removed`` as ``("exclude_duplicate", text)``."""
-    gone: set = set()  # dropped copies: nothing inside them is looked at
+    inside_gone: set = set()  # what lies inside a dropped copy is not looked at
     for parent in list(root.iter()):
-        if not _is_el(parent) or (gone and any(a in gone for a in parent.iterancestors())):
+        if not _is_el(parent) or parent in inside_gone:
+            continue
+        kids = [c for c in parent if _is_el(c)]
+        if len(kids) < 2:
+            continue
+        # a copy needs REPEAT_MIN_BLOCKS block elements (the count stops once it knows), and
+        # an earlier sibling with as many: without two such children nothing here can go
+        copyable = [sum(1 for _ in itertools.islice((c for c in kid.iter(*_BLOCKS) if c is not kid),
+                                                     REPEAT_MIN_BLOCKS)) >= REPEAT_MIN_BLOCKS for kid in kids]
+        if sum(copyable) < 2:
             continue
         seen: set[str] = set()
-        for child in list(parent):
-            if not _is_el(child):
-                continue
+        for child, blocks in zip(kids, copyable):
+            headed = child.tag in _HEADINGS or any(True for _ in child.iter(*_HEADINGS))
+            if not headed and not blocks:
+                continue  # neither starts a section nor can be a copy: its text is not needed
             t = _squash(child.text_content())
-            if t not in seen and (child.tag in _HEADINGS or any(True for _ in child.iter(*_HEADINGS))):
+            if headed and t not in seen:
                 seen = set()  # a new section: a repeat after a heading is that section's own text
-            if len(t) < REPEAT_MIN_CHARS or sum(1 for c in child.iter(*_BLOCKS) if c is not child) < REPEAT_MIN_BLOCKS:
+            if len(t) < REPEAT_MIN_CHARS or not blocks:
                 continue
             if t in seen:
                 if removed is not None:
                     removed.append(("exclude_duplicate", t[:300]))
-                gone.add(child)
+                inside_gone.update(child.iterdescendants())
                 _drop(child)
                 fired.add("exclude_duplicate")
             else:

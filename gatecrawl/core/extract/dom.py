@@ -151,3 +151,24 @@ _ATTR_CANDIDATES = lxml.etree.XPath(".//*[@class or @id]")
 
 
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
+
+
+def _short_lengths(els: list, limit: int) -> dict:
+    """``{element: visible characters}`` for the elements of ``els`` (one tree, document
+    order) that hold fewer than ``limit``; an element left out holds ``limit`` or more.
+    Measured from the last to the first: an element holds at least as many characters as
+    any element inside it, so one around an element found too long is not measured."""
+    long_: set = set()  # elements known to hold ``limit`` or more, with all their ancestors
+    out: dict = {}
+    for el in reversed(els):
+        if el in long_:
+            continue
+        n = _text_len(el)
+        if n < limit:
+            out[el] = n
+            continue
+        x = el
+        while x is not None and x not in long_:
+            long_.add(x)
+            x = x.getparent()
+    return out

@@ -23,6 +23,8 @@ def _listing_rescue(body: lxml.etree._Element, selected_chars: int):
     of the page's text, next to which the selection is tiny (under
     ``LISTING_RESCUE_MAX_RATIO`` of the group's text): a product grid or a result list whose
     density score lost to a banner or a single paragraph. None otherwise."""
+    if selected_chars >= LISTING_RESCUE_MAX_RATIO * _text_len(body):
+        return None  # a group holds no more text than the page: the selection is not tiny next to it
     parent, n, share = pagetype.largest_card_group(body)
     if parent is None or n < LISTING_RESCUE_MIN_ITEMS or share < LISTING_RESCUE_MIN_SHARE:
         return None

@@ -174,7 +174,10 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}
     for p in root.iter("p"):
-        n = _text_len(p) - sum(_text_len(a) for a in p.iter("a"))
+        n = _text_len(p)
+        if n < 100:
+            continue  # under 100 with its links, under 100 without
+        n -= sum(_text_len(a) for a in p.iter("a"))
         if n >= 100:
             prose[p] = n
     prose_total = sum(prose.values())

@@ -45,11 +45,30 @@ def _is_hidden(el: lxml.etree._Element) -> bool:
     return False
 
 
-_HIDDEN_CANDIDATES = lxml.etree.XPath(
-    ".//*[@hidden or @aria-hidden or contains(@style, 'none') or contains(@style, 'hidden') "
-    "or contains(@class, 'hid') or contains(@class, 'sr-only') or contains(@class, 'd-none') "
-    "or contains(@class, 'offscreen') or contains(@class, 'screen') or contains(@class, 'print') or contains(@class, 'invisible') or contains(@class, 'assistive') "
-    "or contains(@class, 'show-for-sr')]")
+#: class substrings (case-sensitive) that make an element worth the full hidden test
+_HIDDEN_CLASS_HINTS = ("hid", "sr-only", "d-none", "offscreen", "screen", "print", "invisible", "assistive",
+                       "show-for-sr")
+
+
+def _hidden_candidates(body: lxml.etree._Element) -> list:
+    """The descendants of ``body`` that may be hidden, in document order: a ``hidden`` or
+    ``aria-hidden`` attribute, a style naming ``none``/``hidden`` or a class holding one of
+    :data:`_HIDDEN_CLASS_HINTS` (case-sensitive substrings; :func:`_is_hidden` decides).
+    A Python walk: the same test as an XPath of ``contains()`` calls, about four times faster."""
+    out = []
+    for el in body.iterdescendants(lxml.etree.Element):
+        get = el.get
+        if get("hidden") is not None or get("aria-hidden") is not None:
+            out.append(el)
+            continue
+        style = get("style")
+        if style and ("none" in style or "hidden" in style):
+            out.append(el)
+            continue
+        cls = get("class")
+        if cls and any(h in cls for h in _HIDDEN_CLASS_HINTS):
+            out.append(el)
+    return out
 
 
 def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = False) -> list:
@@ -75,7 +94,7 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
     lxml.etree.strip_elements(body, *_NON_CONTENT, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     total = None
-    for el in _HIDDEN_CANDIDATES(body):
+    for el in _hidden_candidates(body):
         if el is body or not _is_el(el) or el.getparent() is None:
             continue
         if _is_hidden(el):

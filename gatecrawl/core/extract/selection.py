@@ -14,7 +14,8 @@ from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squ
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
 from gatecrawl.core.extract.patterns import _clean_patterns, _protected_blocks, _recipe_exclude
-from gatecrawl.core.extract.blocks import (_clean_links, _drop_ad_labels, _drop_author_bios,
+from gatecrawl.core.extract.links import _clean_links
+from gatecrawl.core.extract.blocks import (_drop_ad_labels, _drop_author_bios,
     _drop_calls_to_action, _drop_inline_teasers, _drop_media_and_policy, _drop_popovers,
     _drop_press_boilerplate, _drop_repeated_siblings)
 from gatecrawl.core.extract.scoring import (COVERAGE_KEEP, COVERAGE_MIN, _Scores, _selector_of,
@@ -61,15 +62,29 @@ _CHROME_TAGS = frozenset(("nav", "header", "footer", "aside"))
 _CHROME_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary"))
 
 
-def _in_chrome(unit) -> bool:
+def _in_chrome(unit, memo: dict | None = None) -> bool:
     """The unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``). A header
-    inside an article (its title block) is not chrome."""
-    for el in (unit, *unit.iterancestors()):
+    inside an article (its title block) is not chrome. ``memo`` (one tree, not changed
+    while it is used) keeps each element's answer: the units of a page share ancestors."""
+    memo = {} if memo is None else memo
+    path = []  # elements from the unit up that are neither content nor chrome
+    found = False
+    el = unit
+    while el is not None:
+        if el in memo:
+            found = memo[el]
+            break
         if el.tag in ("article", "main") or (el.get("role") or "").strip() == "main":
-            return False
+            memo[el] = found = False
+            break
         if el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES:
-            return True
-    return False
+            memo[el] = found = True
+            break
+        path.append(el)
+        el = el.getparent()
+    for el in path:
+        memo[el] = found
+    return found
 
 
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
@@ -227,8 +242,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
         region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
+        chrome: dict = {}
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
-                          in_region=i in region, chrome=_in_chrome(u))
+                          in_region=i in region, chrome=_in_chrome(u, chrome))
                    for i, u in enumerate(units)]
         res = decide(ballots, page_text)
         agreement_info = res.to_dict()

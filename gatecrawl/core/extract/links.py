@@ -1,0 +1,98 @@
+"""Block rules applied inside the selection, by text and link share: repeated captions and
+leaf blocks (``exclude_duplicate``), cookie notices (``exclude_cookie_banner``), copyright and
+legal lines (``exclude_footer``), link-dense blocks (``exclude_link_dense``)."""
+
+from __future__ import annotations
+
+import lxml.etree
+
+from gatecrawl.core.extract.dom import _BLOCKS, _attrs, _drop, _is_el, _rx, _short_lengths, _squash, _text_len
+from gatecrawl.core.extract.patterns import _keep_kind
+
+
+_LEGAL_RX = _rx(r"©|\(c\) \d{4}|all rights reserved|terms (?:&|and) conditions|terms of (?:use|service)"
+                r"|privacy policy|cookie policy")
+
+
+_STRONG_LEGAL_RX = _rx(r"all rights reserved|registered trademarks? of|for your personal, non-commercial use"
+                      r"|have not been evaluated by the food and drug")
+
+
+_COOKIE_TEXT_RX = _rx(r"\bcookies?\b.{0,120}\b(?:website|site|browsing|experience|consent|accept|agree|"
+                      r"settings|opt-?out)\b|\b(?:website|site|we) uses? cookies\b"
+                      r"|processing of my personal data")
+
+
+def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset()) -> None:
+    """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
+    repeated blocks (a caption or teaser that appears twice is kept once)."""
+    seen: set[str] = set()
+    for el in list(root.iter("figcaption", "div", "span", "p")):
+        if el is root or el.getparent() is None:
+            continue
+        captionish = el.tag == "figcaption" or any(
+            _keep_kind(_attrs(x)) == "caption" for x in (el, el.getparent()) if x is not None)
+        if el.tag != "figcaption" and not captionish:
+            if el.tag != "div" or any(True for c in el if _is_el(c) and c.tag in _BLOCKS):
+                continue
+        t = _squash(el.text_content())
+        if len(t) < 30:
+            continue
+        # captions often come twice (full and truncated, or page and lightbox copies):
+        # the key is the first 60 characters for them, the whole text otherwise
+        key = ("c:" + t[:60]) if captionish else ("t:" + t)
+        if key in seen:
+            _drop(el)
+            fired.add("exclude_duplicate")
+        else:
+            seen.add(key)
+    total = max(1, _text_len(root))
+    # Measured once, before the loop: an element's text changes only when something inside it
+    # is removed, and elements are visited in document order (a removal comes after the
+    # element's own visit), so the figures hold at each visit.
+    cands = list(root.iter("p", "div", "small", "span"))
+    short = _short_lengths(cands, 700)
+    for el in cands:
+        if el is root or el.getparent() is None:
+            continue
+        n = short.get(el, 0)
+        if not n:  # empty, or 700 characters or more
+            continue
+        txt = el.text_content()
+        if n < 500 and _COOKIE_TEXT_RX.search(txt):
+            if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
+                continue
+            _drop(el)
+            fired.add("exclude_cookie_banner")
+            continue
+        if n < 200 and _LEGAL_RX.search(txt) or _STRONG_LEGAL_RX.search(txt):
+            if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
+                continue
+            _drop(el)
+            fired.add("exclude_footer")
+    if "exclude_link_dense" in skip:
+        return
+    cands = list(root.iter("ul", "ol", "div", "section", "dl", "table"))
+    short = _short_lengths(cands, 1500)  # 1,500 characters or more: never link-dense
+    link_len: dict = {}  # a link's text, measured once (nothing inside it is removed here)
+    for el in cands:
+        if el is root or el.getparent() is None:
+            continue
+        n = short.get(el, 0)
+        if not n:
+            continue
+        if n > 0.5 * total and n > 400:
+            continue
+        if any(True for _ in el.iter("figcaption")):
+            continue
+        link = nlinks = 0
+        for a in el.iter("a"):
+            k = link_len.get(a)
+            if k is None:
+                k = link_len[a] = _text_len(a)
+            link += k
+            nlinks += 1
+        if link / n > 0.6:
+            if nlinks >= 2 or el.tag in ("ul", "ol"):
+                _drop(el)
+                fired.add("exclude_link_dense")
