@@ -578,3 +578,29 @@ def test_a_non_modal_dialog_in_the_page_is_not_an_overlay(modal, kept):
     sel = select_main(page(f"<main><h1>Arrival T-Shirt</h1>{prose(2)}<section class='acc'>{sheet}</section></main>"),
                       agreement=False)  # the pattern rule alone (the vote could bring a unit back)
     assert ("The sheet tells of the fabric." in text_of(sel)) == kept
+
+
+_PRODUCT_LD = ('<script type="application/ld+json">{"@context": "https://schema.org", '
+               '"@type": "Product", "name": "Widget"}</script>')
+_NOTE = ("Financing is available to qualified customers, subject to credit approval and a "
+         "credit limit set by the lender")
+
+
+@pytest.mark.parametrize("head,tail_kept", [(_PRODUCT_LD, False), ("", True)])
+def test_a_product_page_loses_the_sections_no_candidate_keeps_after_the_product(head, tail_kept):
+    # the legal notes after the product: the own selection holds them, trafilatura and
+    # Readability stop at the product's text. On a product page they go (listed in removed
+    # as exclude_unvoted_tail); on any other page the own selection stands as it is.
+    notes = "".join(f"<li>{_NOTE} number {i}.</li>" for i in range(4))
+    html = (f"<html><head><title>Widget</title>{head}</head><body><div id='page'>"
+            f"<div class='product'><h1>Widget</h1>{prose(4)}</div>"
+            f"<div class='legal'><h2>Notes</h2><ol>{notes}</ol></div></div></body></html>")
+    sel = select_main(parse_html(html), url="https://shop.example/widget")
+    assert sel.agreement["mode"] == "own_agrees"
+    assert ("Financing is available" in text_of(sel)) is tail_kept
+    assert ("exclude_unvoted_tail" in sel.removal_rules) is not tail_kept
+    if not tail_kept:
+        assert ("exclude_unvoted_tail", "Notes") in sel.removed
+        # the heading and the list (one unit: its items hold no block)
+        assert sum(1 for rule, _ in sel.removed if rule == "exclude_unvoted_tail") == 2
+        assert "Paragraph 3." in text_of(sel)

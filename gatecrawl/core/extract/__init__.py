@@ -97,6 +97,10 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   with their promotional title and description (captions included);
 * ``exclude_comments`` (text form): comment-policy notices under 400 characters
   ("comments are moderated", "comment policy", Portuguese/Italian equivalents);
+* ``exclude_unvoted_tail`` (product pages, when the vote lets the own selection stand): the
+  units from the first heading after the last unit another candidate keeps, when they hold
+  at least 30 tokens (related products, purchase terms, footnotes; see
+  ``agreement.unvoted_tail``); each is listed in ``Selection.removed``;
 * ``exclude_reference_disagree`` (not when ``keep_comments``): trafilatura (fast mode, run
   on a copy of the selection) serves as a second opinion. When its text has at least
   40 tokens, at least :data:`REF_SUBSET_MIN` of its 4-token shingles occur in the
@@ -140,7 +144,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/17"
+EXTRACTOR_VERSION = "extract/18"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",
