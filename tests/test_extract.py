@@ -604,3 +604,20 @@ def test_a_product_page_loses_the_sections_no_candidate_keeps_after_the_product(
         # the heading and the list (one unit: its items hold no block)
         assert sum(1 for rule, _ in sel.removed if rule == "exclude_unvoted_tail") == 2
         assert "Paragraph 3." in text_of(sel)
+
+
+def test_a_title_card_article_does_not_replace_the_article_that_holds_the_body():
+    # a recipe: the <h1> sits in a short title card, the instructions in a sibling article;
+    # both are the content, so the candidate that holds them stands (the density rule alone:
+    # no vote)
+    card = "<article class='quickview'><h1>Everyday Bread</h1><p>A loaf for every day, no kneading.</p></article>"
+    steps = f"<article class='instructions'><h2>Instructions</h2>{prose(5)}</article>"
+    sel = select_main(page(f"{NAV}<div class='node'>{card}{steps}</div>"), agreement=False)
+    assert "Everyday Bread" in text_of(sel) and "Paragraph 4." in text_of(sel)
+
+
+def test_the_article_with_the_title_is_chosen_over_smaller_post_cards():
+    post = f"<article class='post'><h1>The Post</h1>{prose(4)}</article>"
+    cards = "".join(f"<article class='card'><h3>Other {i}</h3><p>{PARA}</p></article>" for i in range(3))
+    sel = select_main(page(f"<div class='wrap'>{post}<div class='more'>{cards}</div></div>"), agreement=False)
+    assert "Paragraph 3." in text_of(sel) and "Other 1" not in text_of(sel)

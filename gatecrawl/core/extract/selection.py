@@ -175,13 +175,18 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         if best is not None:
             chosen, rule = best, "density_score"
             # Several <article> elements inside the candidate (the post plus "more posts"
-            # cards): the one holding the page's first <h1> is the main one.
+            # cards): the one holding the page's first <h1> is the main one, unless another
+            # article without articles inside scores more (a recipe's title card above its
+            # instructions: the candidate holding both stands).
             arts = [a for a in best.iter("article") if a is not best]
             if len(arts) >= 2:
                 h1 = next(iter(body.iter("h1")), None)
                 if h1 is not None:
+                    top = max(scores.score.get(id(a), 0) for a in arts
+                              if not any(True for _ in a.iterdescendants("article")))
                     for a in arts:
-                        if any(h is h1 for h in a.iter("h1")) and _text_len(a) >= MIN_TEXT:
+                        if any(h is h1 for h in a.iter("h1")) and _text_len(a) >= MIN_TEXT and \
+                                scores.score.get(id(a), 0) >= top:
                             best = a
                             break
             sem, sem_rule = _semantic_ancestor(best, body)
