@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gatecrawl.core.agreement import Ballot, decide
+from gatecrawl.core.agreement import Ballot, decide, unvoted_tail
 
 
 def words(tag: str, n: int = 40) -> str:
@@ -138,3 +138,32 @@ def test_an_abstaining_selection_is_not_replaced_by_a_few_labels():
              "readability": ""}
     res = decide(spec, lambda name: texts[name])
     assert res.mode == "own_only" and res.keep is None
+
+
+def _voted(spec):
+    """spec: list of (text, tag, own, kept by trafilatura)."""
+    out = []
+    for i, (text, tag, own, kept) in enumerate(spec):
+        b = Ballot(i, text.lower().split(), own, tag)
+        b.votes = {"trafilatura": kept}
+        out.append(b)
+    return out
+
+
+@pytest.mark.parametrize("spec,tail", [
+    # the sections after the last kept unit go, from the next heading on
+    ([(A, "p", True, True), ("Legal notes", "h2", True, False), (B, "li", True, False)], {1, 2}),
+    # the last kept unit's section (up to the next heading) stays with it
+    ([(A, "p", True, True), (B, "p", True, False), ("More", "h2", True, False), (C, "li", True, False)],
+     {2, 3}),
+    # no heading after the last kept unit: nothing to cut on a section boundary
+    ([(A, "p", True, True), (B, "p", True, False)], set()),
+    # a tail of a few words is not acted on
+    ([(A, "p", True, True), ("More", "h2", True, False), ("see all", "li", True, False)], set()),
+    # the candidates confirm under 25 tokens of the own selection: no cut
+    ([("a few kept words", "p", True, True), ("More", "h2", True, False), (B, "li", True, False)], set()),
+    # units outside the own selection are not the own selection's tail
+    ([(A, "p", True, True), ("More", "h2", False, False), (B, "li", False, False)], set()),
+])
+def test_unvoted_tail(spec, tail):
+    assert set(unvoted_tail(_voted(spec))) == tail

@@ -578,3 +578,46 @@ def test_a_non_modal_dialog_in_the_page_is_not_an_overlay(modal, kept):
     sel = select_main(page(f"<main><h1>Arrival T-Shirt</h1>{prose(2)}<section class='acc'>{sheet}</section></main>"),
                       agreement=False)  # the pattern rule alone (the vote could bring a unit back)
     assert ("The sheet tells of the fabric." in text_of(sel)) == kept
+
+
+_PRODUCT_LD = ('<script type="application/ld+json">{"@context": "https://schema.org", '
+               '"@type": "Product", "name": "Widget"}</script>')
+_NOTE = ("Financing is available to qualified customers, subject to credit approval and a "
+         "credit limit set by the lender")
+
+
+@pytest.mark.parametrize("head,tail_kept", [(_PRODUCT_LD, False), ("", True)])
+def test_a_product_page_loses_the_sections_no_candidate_keeps_after_the_product(head, tail_kept):
+    # the legal notes after the product: the own selection holds them, trafilatura and
+    # Readability stop at the product's text. On a product page they go (listed in removed
+    # as exclude_unvoted_tail); on any other page the own selection stands as it is.
+    notes = "".join(f"<li>{_NOTE} number {i}.</li>" for i in range(4))
+    html = (f"<html><head><title>Widget</title>{head}</head><body><div id='page'>"
+            f"<div class='product'><h1>Widget</h1>{prose(4)}</div>"
+            f"<div class='legal'><h2>Notes</h2><ol>{notes}</ol></div></div></body></html>")
+    sel = select_main(parse_html(html), url="https://shop.example/widget")
+    assert sel.agreement["mode"] == "own_agrees"
+    assert ("Financing is available" in text_of(sel)) is tail_kept
+    assert ("exclude_unvoted_tail" in sel.removal_rules) is not tail_kept
+    if not tail_kept:
+        assert ("exclude_unvoted_tail", "Notes") in sel.removed
+        # the heading and the list (one unit: its items hold no block)
+        assert sum(1 for rule, _ in sel.removed if rule == "exclude_unvoted_tail") == 2
+        assert "Paragraph 3." in text_of(sel)
+
+
+def test_a_title_card_article_does_not_replace_the_article_that_holds_the_body():
+    # a recipe: the <h1> sits in a short title card, the instructions in a sibling article;
+    # both are the content, so the candidate that holds them stands (the density rule alone:
+    # no vote)
+    card = "<article class='quickview'><h1>Everyday Bread</h1><p>A loaf for every day, no kneading.</p></article>"
+    steps = f"<article class='instructions'><h2>Instructions</h2>{prose(5)}</article>"
+    sel = select_main(page(f"{NAV}<div class='node'>{card}{steps}</div>"), agreement=False)
+    assert "Everyday Bread" in text_of(sel) and "Paragraph 4." in text_of(sel)
+
+
+def test_the_article_with_the_title_is_chosen_over_smaller_post_cards():
+    post = f"<article class='post'><h1>The Post</h1>{prose(4)}</article>"
+    cards = "".join(f"<article class='card'><h3>Other {i}</h3><p>{PARA}</p></article>" for i in range(3))
+    sel = select_main(page(f"<div class='wrap'>{post}<div class='more'>{cards}</div></div>"), agreement=False)
+    assert "Paragraph 3." in text_of(sel) and "Other 1" not in text_of(sel)

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
-__all__ = ["Ballot", "AgreementResult", "CANDIDATES", "candidate_text", "decide", "text_shingles", "UNIT_ATTR"]
+__all__ = ["Ballot", "AgreementResult", "CANDIDATES", "candidate_text", "decide", "text_shingles", "unvoted_tail",
+           "UNIT_ATTR"]
 
 UNIT_ATTR = "data-gc-unit"
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
@@ -284,3 +285,26 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
         if prev_k and next_k:
             kept[i] = True
     return result(kept, "own_widened")
+
+
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
+def unvoted_tail(ballots: list[Ballot]) -> frozenset:
+    """The indexes of the own selection's units from the first heading after the last unit
+    another candidate keeps: the sections that follow the part of the page the candidates
+    confirm. Empty when they confirm under :data:`CANDIDATE_MIN_TOKENS` tokens of it, or
+    when the tail holds under :data:`ADD_MIN_TOKENS`. On a product page this tail is
+    related products, purchase terms, footnotes and legal notes: no candidate reads it as
+    the product."""
+    own = [b for b in ballots if b.own and b.tokens]
+    voted = [i for i, b in enumerate(own) if any(b.votes.values())]
+    if not voted or sum(len(own[i].tokens) for i in voted) < CANDIDATE_MIN_TOKENS:
+        return frozenset()
+    # the cut falls on a section boundary: the last kept unit's section (up to the next
+    # heading) stays with it, as a heading stays with the units of its section
+    start = next((i for i in range(voted[-1] + 1, len(own)) if own[i].tag in _HEADINGS), len(own))
+    tail = own[start:]
+    if sum(len(b.tokens) for b in tail) < ADD_MIN_TOKENS:
+        return frozenset()  # as for adding: a few words are not enough to act on
+    return frozenset(b.index for b in tail)

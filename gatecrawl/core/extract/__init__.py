@@ -24,7 +24,8 @@ Selection, first rule that yields a node wins:
    ``linked`` are its characters outside / inside links; an element's score is the sum over
    the blocks inside it. The best element (highest score, deepest on ties, first in
    document order) is the density candidate. If it contains several ``<article>``
-   elements, the one holding the page's first ``<h1>`` is taken instead.
+   elements, the one holding the page's first ``<h1>`` is taken instead, unless another
+   article holding no article scores more (a title card above the body: the candidate stands).
 3. ``semantic_article_body`` (``itemprop=articleBody``) / ``semantic_article`` /
    ``semantic_main`` / ``role_main``: when the candidate is, or lies inside, such a
    container whose score is at least 0.6 of the candidate's, the nearest one is chosen (it
@@ -97,6 +98,10 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   with their promotional title and description (captions included);
 * ``exclude_comments`` (text form): comment-policy notices under 400 characters
   ("comments are moderated", "comment policy", Portuguese/Italian equivalents);
+* ``exclude_unvoted_tail`` (product pages, when the vote lets the own selection stand): the
+  units from the first heading after the last unit another candidate keeps, when they hold
+  at least 30 tokens (related products, purchase terms, footnotes; see
+  ``agreement.unvoted_tail``); each is listed in ``Selection.removed``;
 * ``exclude_reference_disagree`` (not when ``keep_comments``): trafilatura (fast mode, run
   on a copy of the selection) serves as a second opinion. When its text has at least
   40 tokens, at least :data:`REF_SUBSET_MIN` of its 4-token shingles occur in the
@@ -141,7 +146,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/17"
+EXTRACTOR_VERSION = "extract/19"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

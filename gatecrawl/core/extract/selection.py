@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import lxml.html
 
 from gatecrawl.core import pagetype
-from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, text_shingles
+from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, text_shingles, unvoted_tail
 from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
@@ -85,6 +85,20 @@ def _in_chrome(unit, memo: dict | None = None) -> bool:
     for el in path:
         memo[el] = found
     return found
+
+
+def _drop_unvoted_tail(root, units, tail: frozenset, fired: set[str], removed: list) -> None:
+    """``exclude_unvoted_tail``: the units of ``tail`` (see ``agreement.unvoted_tail``) leave
+    the own selection ``root``; each is listed in ``removed``."""
+    if not tail:
+        return
+    for el in [e for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR) is not None]:
+        if int(el.get(UNIT_ATTR)) in tail and el.getparent() is not None:
+            text = _squash(units[int(el.get(UNIT_ATTR))].text_content())
+            if text:
+                removed.append(("exclude_unvoted_tail", text[:SET_ASIDE_MAX_CHARS]))
+            _drop(el)
+            fired.add("exclude_unvoted_tail")
 
 
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
@@ -176,13 +190,18 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         if best is not None:
             chosen, rule = best, "density_score"
             # Several <article> elements inside the candidate (the post plus "more posts"
-            # cards): the one holding the page's first <h1> is the main one.
+            # cards): the one holding the page's first <h1> is the main one, unless another
+            # article without articles inside scores more (a recipe's title card above its
+            # instructions: the candidate holding both stands).
             arts = [a for a in best.iter("article") if a is not best]
             if len(arts) >= 2:
                 h1 = next(iter(body.iter("h1")), None)
                 if h1 is not None:
+                    top = max(scores.score.get(id(a), 0) for a in arts
+                              if not any(True for _ in a.iterdescendants("article")))
                     for a in arts:
-                        if any(h is h1 for h in a.iter("h1")) and _text_len(a) >= MIN_TEXT:
+                        if any(h is h1 for h in a.iter("h1")) and _text_len(a) >= MIN_TEXT and \
+                                scores.score.get(id(a), 0) >= top:
                             best = a
                             break
             sem, sem_rule = _semantic_ancestor(best, body)
@@ -248,6 +267,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                    for i, u in enumerate(units)]
         res = decide(ballots, page_text)
         agreement_info = res.to_dict()
+        if res.keep is None and guess.type == "product":
+            _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
         if res.keep is not None:
             kept_units = [units[i] for i in sorted(res.keep)]
             container = _common_ancestor(kept_units, vote_body) if kept_units else chosen
