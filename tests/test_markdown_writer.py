@@ -60,3 +60,17 @@ def test_a_tag_named_like_a_method_is_written_as_its_text(tag):
     # not call it (markdownify's ``convert_soup`` made a <soup> element a converter_error).
     md = _md(f"<p>before <{tag}>inside</{tag}> after</p>")
     assert "inside" in md and "before" in md and "after" in md
+
+
+@pytest.mark.parametrize("body_html", [
+    "<ul><li>ax<td>y</td>b</li></ul>",
+    "<p>a<th>head</th>b</p>",
+    "<div><tr><td>one</td><td>two</td></tr></div><p>after</p>",
+])
+def test_table_parts_outside_a_table_leave_no_private_marker(body_html):
+    md = _md(body_html)
+    assert md.strip(), md
+    assert not any("\ue000" <= ch <= "\ue00f" for ch in md), repr(md)
+    for word in ("y", "head", "one", "two"):
+        if f">{word}<" in body_html:
+            assert word in md, repr(md)

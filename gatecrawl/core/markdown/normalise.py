@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from gatecrawl.core.markdown.dom import _CODE_CLOSE, _CODE_OPEN
+from gatecrawl.core.markdown.dom import _CELL_END, _CODE_CLOSE, _CODE_OPEN, _ROW_END
 
 _RE_CODE_PLACEHOLDER = re.compile("^(.*?)" + _CODE_OPEN + r"(\d+)" + _CODE_CLOSE + r"\s*$")
 
@@ -20,6 +20,10 @@ def _fence_for(code: str) -> str:
 
 def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # a cell or row outside any table keeps its marker (no table consumed it): a cell becomes a
+    # space-separated piece of its line, a row a line of its own
+    if _CELL_END in text or _ROW_END in text:
+        text = text.replace(_CELL_END, " ").replace(_ROW_END, "\n")
     lines_out: list[str] = []
     for line in text.split("\n"):
         m = _RE_CODE_PLACEHOLDER.match(line)
