@@ -59,7 +59,7 @@ def url_key(url: str) -> str:
 @lru_cache(maxsize=1)
 def _lib_versions() -> dict[str, str]:
     out = {}
-    for dist in ("scrapy", "lxml", "markdownify", "trafilatura", "pypdfium2", "scrapy-playwright", "playwright"):
+    for dist in ("scrapy", "lxml", "trafilatura", "pypdfium2", "scrapy-playwright", "playwright"):
         try:
             out[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
