@@ -22,6 +22,7 @@ the same document always gives the same answer.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -109,6 +110,12 @@ def _meta(doc, prop: str) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=16384)
+def _matches(rx: re.Pattern, value: str) -> bool:
+    """``rx.search(value)``, cached (class strings repeat many times on a page)."""
+    return rx.search(value) is not None
+
+
 def _text_len(el) -> int:
     return len(" ".join((el.text_content() or "").split()))
 
@@ -123,10 +130,10 @@ def _repeated_posts(body) -> tuple[int, float]:
         if el in inside:
             continue
         cls = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if not cls.strip() or not _POST_CLASS.search(cls):
+        if not cls.strip() or not _matches(_POST_CLASS, cls):
             continue
         has_time = el.find(".//time") is not None or any(
-            _DATE_CLASS.search(d.get("class") or "") for d in el.iter() if isinstance(d.tag, str))
+            _matches(_DATE_CLASS, d.get("class") or "") for d in el.iter() if isinstance(d.tag, str))
         if not has_time:
             continue
         size = _text_len(el)
@@ -277,12 +284,11 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess
     if og == "article":
         return PageTypeGuess("article", ("og:type:article",))
     prices = sum(1 for el in _PRICE_CANDIDATES(body)
-                 if (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
+                 if (_matches(_PRICE_CLASS, el.get("class") or "") or el.get("itemprop") == "price")
                  and _CURRENCY.search(el.text_content() or ""))
-    cart = any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
-                            f"{(el.text or '')[:40]}")
-               for el in body.iter("button", "form", "a", "input"))
-    if prices and cart:
+    if prices and any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
+                                   f"{(el.text or '')[:40]}")
+                      for el in body.iter("button", "form", "a", "input")):
         return PageTypeGuess("product", (f"price:{prices}", "cart_control"))
     n_items, item_share = _repeated_items(body)
     if n_items >= 8 and item_share >= 0.4:

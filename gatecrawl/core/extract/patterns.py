@@ -166,10 +166,11 @@ _RULE_CANDIDATES = lxml.etree.XPath(
 
 
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
-                    skip: frozenset = frozenset()) -> None:
+                    skip: frozenset = frozenset(), text_chars: int | None = None) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
-    in ``skip`` (the page type's profile) do not apply."""
-    total = max(1, _text_len(root) - collapsed_menu_chars(root))
+    in ``skip`` (the page type's profile) do not apply. ``text_chars``: ``root``'s visible
+    characters when the caller has measured them."""
+    total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
     protected = _protected_blocks(root, fired)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}
@@ -186,17 +187,18 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         holds_protected.update(el.iterancestors())
 
     def removable(el, rule) -> bool:
+        # (pure tests, the cheapest first)
         if rule == "exclude_comments" and keep_comments or rule in skip:
             return False
-        n = _text_len(el)
-        if n > 0.5 * total and n > 400:
-            return False  # a page-level wrapper carrying a boilerplate-looking word
+        if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
+            return False
         if rule != "exclude_cookie_banner" and prose_total:
             mass = sum(prose.get(p, 0) for p in el.iter("p"))
             if mass >= 0.25 * prose_total and mass >= 300:
                 return False  # holds a large share of the page's prose: not boilerplate
-        if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
-            return False
+        n = _text_len(el)
+        if n > 0.5 * total and n > 400:
+            return False  # a page-level wrapper carrying a boilerplate-looking word
         return True
 
     for el in _RULE_CANDIDATES(root):
