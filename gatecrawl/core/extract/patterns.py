@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _attrs, _drop, _is_el, _rx, _squash,
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
     _text_len, collapsed_menu_chars)
 
 
@@ -303,15 +303,16 @@ def _looks_like_teaser(item: lxml.etree._Element) -> bool:
 
 def _drop_teaser_lists(root, total, protected, fired) -> None:
     """Containers whose children are mostly teasers (link + heading/image/date, short)."""
-    for el in list(root.iter("div", "section", "ul", "ol")):
-        if el is root or el.getparent() is None or el in protected:
+    # Containers of 3+ items, measured once before the loop (a removal comes after the
+    # removed element's visit and changes only the text around it, not what is visited later)
+    # and bottom-up: one around a container over half the page is over half the page too.
+    cands = [el for el in root.iter("div", "section", "ul", "ol")
+             if el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
+    at_most_half = _short_lengths(cands, int(0.5 * total) + 1)
+    for el in cands:
+        if el.getparent() is None or el not in at_most_half:
             continue
         items = [c for c in el if _is_el(c)]
-        if len(items) < 3:
-            continue
-        n = _text_len(el)
-        if n > 0.5 * total:
-            continue
         teasers = sum(1 for c in items if _looks_like_teaser(c))
         if teasers >= 3 and teasers >= 0.6 * len(items):
             _drop(el)
