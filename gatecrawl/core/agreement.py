@@ -108,7 +108,8 @@ def _text_candidate_of(name: str, text: str) -> _TextCandidate:
     """Cached by value (pure): the selection reads the trafilatura candidate's shingles again
     for its reference share (``text_shingles``) after the vote built them."""
     toks = _tokens(text)
-    return _TextCandidate(name, len(toks), frozenset(_shingles(toks)), " " + " ".join(toks) + " ")
+    return _TextCandidate(name, len(toks), frozenset(zip(toks, toks[1:], toks[2:], toks[3:])),
+                          " " + " ".join(toks) + " ")
 
 
 def text_shingles(name: str, text: str | None) -> frozenset:

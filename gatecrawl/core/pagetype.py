@@ -303,10 +303,9 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess
     prices = sum(1 for el in _price_candidates(body)
                  if (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
                  and _CURRENCY.search(el.text_content() or ""))
-    cart = any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
-                            f"{(el.text or '')[:40]}")
-               for el in body.iter("button", "form", "a", "input"))
-    if prices and cart:
+    if prices and any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
+                                   f"{(el.text or '')[:40]}")
+                      for el in body.iter("button", "form", "a", "input")):
         return PageTypeGuess("product", (f"price:{prices}", "cart_control"))
     n_items, item_share = _repeated_items(body)
     if n_items >= 8 and item_share >= 0.4:

@@ -136,7 +136,8 @@ hidden elements), :mod:`.patterns` (tag/role/class-word and heading-text rules, 
 :mod:`.links` (link-dense blocks, legal and cookie lines, repeated captions), :mod:`.blocks`
 (the other block rules inside the selection), :mod:`.scoring` (the density candidate and
 its semantic containers), :mod:`.reference` (vote units, second opinion, pruning),
-:mod:`.listing` (listing rescue), :mod:`.selection` (:func:`select_main`).
+:mod:`.listing` (listing rescue), :mod:`.selection` (:func:`select_main`), :mod:`.rules` (the
+registry of rule names above: stage, kind, summary; tests/test_extract_rules.py has one case each).
 """
 
 from __future__ import annotations

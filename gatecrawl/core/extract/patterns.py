@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _attrs, _drop, _is_el, _rx, _squash,
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
     _text_len, collapsed_menu_chars)
 
 
@@ -166,10 +166,11 @@ _RULE_CANDIDATES = lxml.etree.XPath(
 
 
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
-                    skip: frozenset = frozenset()) -> None:
+                    skip: frozenset = frozenset(), text_chars: int | None = None) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
-    in ``skip`` (the page type's profile) do not apply."""
-    total = max(1, _text_len(root) - collapsed_menu_chars(root))
+    in ``skip`` (the page type's profile) do not apply. ``text_chars``: ``root``'s visible
+    characters when the caller has measured them."""
+    total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
     protected = _protected_blocks(root, fired)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}
@@ -186,17 +187,18 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         holds_protected.update(el.iterancestors())
 
     def removable(el, rule) -> bool:
+        # (pure tests, the cheapest first)
         if rule == "exclude_comments" and keep_comments or rule in skip:
             return False
-        n = _text_len(el)
-        if n > 0.5 * total and n > 400:
-            return False  # a page-level wrapper carrying a boilerplate-looking word
+        if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
+            return False
         if rule != "exclude_cookie_banner" and prose_total:
             mass = sum(prose.get(p, 0) for p in el.iter("p"))
             if mass >= 0.25 * prose_total and mass >= 300:
                 return False  # holds a large share of the page's prose: not boilerplate
-        if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
-            return False
+        n = _text_len(el)
+        if n > 0.5 * total and n > 400:
+            return False  # a page-level wrapper carrying a boilerplate-looking word
         return True
 
     for el in _RULE_CANDIDATES(root):
@@ -301,15 +303,16 @@ def _looks_like_teaser(item: lxml.etree._Element) -> bool:
 
 def _drop_teaser_lists(root, total, protected, fired) -> None:
     """Containers whose children are mostly teasers (link + heading/image/date, short)."""
-    for el in list(root.iter("div", "section", "ul", "ol")):
-        if el is root or el.getparent() is None or el in protected:
+    # Containers of 3+ items, measured once before the loop (a removal comes after the
+    # removed element's visit and changes only the text around it, not what is visited later)
+    # and bottom-up: one around a container over half the page is over half the page too.
+    cands = [el for el in root.iter("div", "section", "ul", "ol")
+             if el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
+    at_most_half = _short_lengths(cands, int(0.5 * total) + 1)
+    for el in cands:
+        if el.getparent() is None or el not in at_most_half:
             continue
         items = [c for c in el if _is_el(c)]
-        if len(items) < 3:
-            continue
-        n = _text_len(el)
-        if n > 0.5 * total:
-            continue
         teasers = sum(1 for c in items if _looks_like_teaser(c))
         if teasers >= 3 and teasers >= 0.6 * len(items):
             _drop(el)

@@ -284,7 +284,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
             return True
         if len(toks) >= 4:
             sh = _shingle_set(toks)
-            return sum(1 for s in sh if s in ref_sh) >= REF_KEEP_MIN * len(sh)
+            return len(sh & ref_sh) >= REF_KEEP_MIN * len(sh)
         return (" " + " ".join(toks) + " ") in ref_joined
 
     keep = [u in covered or u in holds or in_ref(u) for u in units]

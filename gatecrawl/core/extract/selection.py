@@ -184,7 +184,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
 
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
-        _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip)
+        _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip,
+                        text_chars=None if exclude_selectors else page_chars)
         scores = _Scores(body)
         best = scores.best(body)
         if best is not None:
@@ -228,7 +229,14 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         rule, selector = "body_fallback", "body"
 
     units = vote_units if rule != "recipe_selector" else []
-    root = copy.deepcopy(chosen)
+    # the vote units the own candidate's region holds, before its block rules run
+    region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR)) \
+        if units else frozenset()
+    # The working copy is not read again: the chosen element is taken out of it (no copy).
+    # Detached, it has no ancestors and nothing before or after it, as a copy would.
+    root = chosen
+    if root.getparent() is not None:
+        root.getparent().remove(root)
     root.tail = None
     if rule == "recipe_selector":
         _recipe_exclude(root, exclude_selectors, fired)
@@ -260,7 +268,6 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                             page_ref=(lambda: page_text("trafilatura")) if shared else None)
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
-        region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR))
         chrome: dict = {}
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
                           in_region=i in region, chrome=_in_chrome(u, chrome))
@@ -271,10 +278,10 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
         if res.keep is not None:
             kept_units = [units[i] for i in sorted(res.keep)]
-            container = _common_ancestor(kept_units, vote_body) if kept_units else chosen
-            if container is not chosen:
-                rule = "agreement"
-                selector = _selector_of(container, rule)
+            # (never empty: every mode that returns units to keep keeps 25+ tokens of them)
+            container = _common_ancestor(kept_units, vote_body)
+            rule = "agreement"
+            selector = _selector_of(container, rule)
             root = copy.deepcopy(container)
             root.tail = None
             protected = _protected_blocks(root, fired)

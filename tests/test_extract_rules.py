@@ -1,0 +1,145 @@
+"""One table-driven case per selection rule (gatecrawl.core.extract.rules.RULES): a small page
+that fires the rule and one that must not. The table must cover the registry, and the registry
+every rule name the code can record."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from gatecrawl.core.extract import select_main
+from gatecrawl.core.extract.rules import RULES
+from gatecrawl.core.htmlparse import parse_html
+
+EXTRACT = Path(__file__).resolve().parent.parent / "gatecrawl" / "core" / "extract"
+
+PARA = ("This is a sentence of real article prose with enough words to count as content. "
+        "It continues with a second sentence, so that the block looks like a paragraph. ")
+
+
+def prose(n: int = 3) -> str:
+    return "".join(f"<p>{PARA} Paragraph {i}.</p>" for i in range(n))
+
+
+def art(inner: str = "", n: int = 4) -> str:
+    return f"<article><h1>Headline</h1>{prose(n)}{inner}</article>"
+
+
+NAV = "<nav><ul>" + "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(8)) + "</ul></nav>"
+LINKS = "<div class='box'>" + "".join(f"<a href='/t{i}'>entry {i}</a> " for i in range(12)) + "</div>"
+EXTRA = "".join(f"<p>Further real paragraph number {i} of this very story goes on here with words. "
+                "It has a second sentence too, and it keeps going.</p>" for i in range(2))
+HERO = ("<div class='hero'><p>Shop the summer range of cups today. We ship every order for free, and "
+        "each cup is made by hand in our small workshop by the sea.</p></div>")
+
+
+def cards(n: int) -> str:
+    return ("<div class='grid'><ul class='products'>" + "".join(
+        f"<li class='card'><a href='/p/{i}'>A rather long product title number {i} for the cup</a>"
+        "<span>$2.95</span></li>" for i in range(n)) + "</ul></div>")
+
+
+BYLINE = ("<article><h1>Headline</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
+          "<figure><img src='/a.jpg' alt='x'><figcaption>Photo caption: the river at dawn</figcaption>"
+          f"</figure>{prose(4)}</article>")
+
+#: rule -> (body that fires it, body that must not, select_main keyword arguments)
+CASES: dict[str, tuple[str, str, dict]] = {
+    "keep_dominant_block": (f"<button>{art()}", f"<button>Go</button>{art()}", {}),
+    "exclude_hidden": (art("<div style='display:none'>secret</div>"), art("<div style='color:red'>shown</div>"), {}),
+    "wrap_loose_text": (f"<div>Loose words beside a block<p>{PARA}</p>{prose(3)}</div>", art(), {}),
+    "recipe_exclude": (art("<div class='promo-x'>Buy things now</div>"), art("<div class='other'>Kept</div>"),
+                       {"exclude_selectors": [".promo-x"]}),
+    "exclude_cookie_banner": (art("<div class='cookie-banner'>We use cookies.</div>"),
+                              art("<div class='cook-book'>Recipes follow.</div>"), {}),
+    "exclude_newsletter": (art("<div class='newsletter-signup'>Get our newsletter.</div>"),
+                           art("<div class='news-item'>News follows.</div>"), {}),
+    "exclude_share_bar": (art("<div class='share-bar'><a href='/fb'>Facebook</a></div>"),
+                          art("<div class='shard'><a href='/fb'>Facebook</a></div>"), {}),
+    "exclude_comments": (art("<div id='comments'><p>I disagree, first commenter.</p></div>"),
+                         art("<div class='discuss'><p>I disagree, first commenter.</p></div>"), {}),
+    "exclude_related": (art("<section class='related-articles'><ul><li><a href='/r1'>Other story</a></li></ul></section>"),
+                        art("<section class='relative'><ul><li><a href='/r1'>Other story</a></li></ul></section>"), {}),
+    "exclude_ads": (art("<div class='ad-slot'>Buy</div>"), art("<div class='adopt'>Buy</div>"), {}),
+    "exclude_nav": (NAV + art(), art(), {}),
+    "exclude_sidebar": (art() + "<aside>Side words</aside>", art() + "<section>Side words</section>", {}),
+    "exclude_author_bio": (art("<div class='author-bio'>Jane is a reporter for the paper since 2017.</div>"),
+                           art("<div class='author-name'>Jane</div>"), {}),
+    "exclude_tags": (art("<div class='tags'><a href='/t'>Topic</a></div>"),
+                     art("<div class='tagline'><a href='/t'>Topic</a></div>"), {}),
+    "exclude_footer": (art() + "<footer>Footer words</footer>", art() + "<div>Footer words</div>", {}),
+    "keep_caption": (BYLINE, art(), {}),
+    "keep_byline": (BYLINE, art(), {}),
+    "exclude_duplicate": (art("<figure><figcaption>The same caption of the photo, twice over.</figcaption></figure>"
+                              "<figure><figcaption>The same caption of the photo, twice over.</figcaption></figure>"),
+                          art("<figure><figcaption>The first caption of the photo, said once.</figcaption></figure>"
+                              "<figure><figcaption>The second caption of the photo, said once.</figcaption></figure>"),
+                          {}),
+    "exclude_link_dense": (art(LINKS), art(), {}),
+    "exclude_popover": (art("<p>The senator <span class='rollover-people-block'><a href='/p'>Ann</a></span> "
+                            "spoke on Monday.</p>"),
+                        art("<p>The senator <span class='people'><a href='/p'>Ann</a></span> spoke on Monday.</p>"),
+                        {}),
+    "exclude_inline_teaser": (art("<p>READ MORE: <a href='/o'>Another story about something else</a></p>", 3),
+                              art("<p>Read more about it in <a href='/o'>another story</a> of ours.</p>", 3), {}),
+    "exclude_call_to_action": (art("<p><em>Follow Jane Doe on Twitter <a href='/x'>@jane</a>.</em></p>"),
+                               art("<p><em>Jane Doe wrote this on Twitter first.</em></p>"), {}),
+    "exclude_ad_label": (art("<div class='slot'><p>Advertisement</p></div>"),
+                         art("<p>An advertisement is mentioned here, but this is a sentence.</p>"), {}),
+    "exclude_press_boilerplate": (
+        art("<h3>About Acme</h3><p>Acme is a leading global provider of widgets for hospitals.</p>", 5),
+        "<article><h1>Acme</h1><p>Acme is a leading global provider of widgets, and this is what it did.</p>"
+        f"{prose(5)}</article>", {}),
+    "exclude_video_teaser": (art("<div class='featured-video'><a href='/v'>watch</a><p>Video teaser.</p></div>"),
+                             art("<div class='featured'><a href='/v'>watch</a><p>Teaser.</p></div>"), {}),
+    "exclude_reference_disagree": (BYLINE, art(), {}),
+    "agreement": (f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div></div>",
+                  f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='body'>{EXTRA}</div></div>", {}),
+    "exclude_no_agreement": (
+        f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div>"
+        "<div class='newsletter-box'><p>Get the daily mail in your inbox every day</p></div></div>",
+        f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div></div>", {}),
+    "listing_items": (HERO + cards(30), HERO + cards(5), {}),
+    "separate_items": (art(f"<p>{PARA} Released <span>2026</span><span>1h 43m</span>.</p>"),
+                       art(f"<p>{PARA} Released <span>2026</span> <span>1h 43m</span>.</p>"), {}),
+}
+
+
+def _page(body: str):
+    return parse_html(f"<html><head><title>t</title></head><body>{body}</body></html>".encode())
+
+
+def test_every_registered_rule_has_a_case_and_every_case_a_rule():
+    assert sorted(CASES) == sorted(RULES)
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_rule(name):
+    fires, quiet, kwargs = CASES[name]
+    assert name in select_main(_page(fires), **kwargs).removal_rules
+    assert name not in select_main(_page(quiet), **kwargs).removal_rules
+
+
+def _recorded_names() -> set[str]:
+    """Every rule name the selection code can record: ``fired.add("...")`` literals, the
+    rule tables of the pattern rules and the two names of the reference pruning."""
+    from gatecrawl.core.extract import patterns
+
+    names = {name for name, _rx in patterns._PATTERN_RULES}
+    names |= set(patterns._TAG_RULES.values()) | set(patterns._ROLE_RULES.values())
+    names |= {name for name, _rx in patterns._HEADING_TEXT_RULES}
+    names |= {"exclude_reference_disagree", "exclude_no_agreement"}
+    for path in sorted(EXTRACT.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "add" and getattr(node.func.value, "id", "") == "fired" and \
+                    node.args and isinstance(node.args[0], ast.Constant):
+                names.add(node.args[0].value)
+    return names
+
+
+def test_every_recorded_rule_name_is_registered():
+    missing = _recorded_names() - set(RULES)
+    assert not missing, f"rule names recorded but not in rules.RULES: {sorted(missing)}"
