@@ -167,3 +167,13 @@ def _voted(spec):
 ])
 def test_unvoted_tail(spec, tail):
     assert set(unvoted_tail(_voted(spec))) == tail
+
+
+def test_on_a_thread_the_lead_adds_the_posts_the_second_opinion_leaves_out():
+    # both others hold the own selection (the first post); trafilatura also keeps the replies,
+    # Readability (one post by design) does not: one opinion against one, except on a thread
+    spec = [(A, True, True), (B, False, False), (C, False, False)]
+    texts = {"trafilatura": " ".join((A, B, C)), "readability": A}
+    assert decide(ballots(spec), lambda name: texts[name]).mode == "own_agrees"
+    res = decide(ballots(spec), lambda name: texts[name], thread=True)
+    assert res.mode == "own_widened" and set(res.keep) == {0, 1, 2}

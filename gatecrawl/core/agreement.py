@@ -195,9 +195,12 @@ def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str) -> li
             for b, o in zip(ballots, others)]
 
 
-def decide(ballots: list[Ballot], texts) -> AgreementResult:
+def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementResult:
     """Vote on the units. ``texts(name)`` returns a candidate's text; the second candidate
-    is only asked when the first keeps text the own selection does not."""
+    is only asked when the first keeps text the own selection does not. On a ``thread`` (a
+    forum page, whose posts are its content) the lead widens the selection alone whenever
+    it confirms it: the second opinion (Readability) keeps one post by design, so its
+    leaving the other posts out is no vote against them."""
     own_tokens = sum(len(b.tokens) for b in ballots if b.own)
     cands = []
     for name in CANDIDATES:
@@ -262,11 +265,12 @@ def decide(ballots: list[Ballot], texts) -> AgreementResult:
     # while it confirms the own selection (holds CONFIRM_SHARE of it) and the second opinion
     # does not (it is silent, or elsewhere on the page): the own selection is then a part of
     # the lead's, and the second has no say on that region. When both confirm the own
-    # selection, a unit only one of them adds is one opinion against one: it stays out.
+    # selection, a unit only one of them adds is one opinion against one: it stays out
+    # (except on a thread, see above).
     lead_confirms = lead_in_own >= CONFIRM_SHARE * own_tokens
     second_confirms = len(speaking) >= 2 and sum(
         len(b.tokens) for b in ballots if b.own and b.votes.get(speaking[1].name)) >= CONFIRM_SHARE * own_tokens
-    if len(speaking) >= 2 and not (lead_confirms and not second_confirms):
+    if len(speaking) >= 2 and not (lead_confirms and (thread or not second_confirms)):
         fresh = [a and not b.in_region and len(b.tokens) >= 4 for b, a in zip(ballots, agreed)]
     elif lead_confirms:
         fresh = [len(b.tokens) >= 4 and b.votes.get(lead.name, False) and not b.in_region and not b.chrome

@@ -272,7 +272,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
                           in_region=i in region, chrome=_in_chrome(u, chrome))
                    for i, u in enumerate(units)]
-        res = decide(ballots, page_text)
+        res = decide(ballots, page_text, thread=comments_are_content)
         agreement_info = res.to_dict()
         if res.keep is None and guess.type == "product":
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
