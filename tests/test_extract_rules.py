@@ -44,6 +44,12 @@ def cards(n: int) -> str:
 BYLINE = ("<article><h1>Headline</h1><div class='byline'>By Jane Doe, 1 May 2020</div>"
           "<figure><img src='/a.jpg' alt='x'><figcaption>Photo caption: the river at dawn</figcaption>"
           f"</figure>{prose(4)}</article>")
+PRODUCT_LD = ('<script type="application/ld+json">{"@context": "https://schema.org", '
+              '"@type": "Product", "name": "Widget"}</script>')
+PRODUCT = ("<div id='page'><div class='product'><h1>Widget</h1>" + prose(4) + "</div>"
+           "<div class='legal'><h2>Notes</h2><ol>" + "".join(
+               f"<li>Financing is available to qualified customers, subject to credit approval and a credit "
+               f"limit set by the lender, number {i}.</li>" for i in range(4)) + "</ol></div></div>")
 
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
@@ -101,6 +107,7 @@ CASES: dict[str, tuple[str, str, dict]] = {
         f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div>"
         "<div class='newsletter-box'><p>Get the daily mail in your inbox every day</p></div></div>",
         f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div></div>", {}),
+    "exclude_unvoted_tail": (PRODUCT_LD + PRODUCT, PRODUCT, {"url": "https://shop.example/widget"}),
     "listing_items": (HERO + cards(30), HERO + cards(5), {}),
     "separate_items": (art(f"<p>{PARA} Released <span>2026</span><span>1h 43m</span>.</p>"),
                        art(f"<p>{PARA} Released <span>2026</span> <span>1h 43m</span>.</p>"), {}),

@@ -73,6 +73,8 @@ _ALL = (
     Rule("agreement", "vote", "structure",
          "the candidates' vote widened or replaced the own selection"),
     Rule("exclude_no_agreement", "vote", "remove", "units inside the voted container that the vote left out"),
+    Rule("exclude_unvoted_tail", "vote", "remove",
+         "on a product page, the sections after the last unit trafilatura or Readability keeps"),
     Rule("listing_items", "listing", "structure",
          "the page's repeated items replace a selection that missed them"),
     Rule("separate_items", "output", "structure",
