@@ -309,3 +309,18 @@ def test_a_url_over_the_length_limit_becomes_a_capture_with_a_typed_fetch():
     assert type(capture).__name__ == "PageCapture" and capture.url_final == url and capture.body == b""
     assert (capture.fetch.error_reason, capture.fetch.url_requested, capture.fetch.depth, capture.fetch.run_id) == ("url_too_long", url, 2, spider.run_id)
     assert capture.fetch.http_status is None
+
+
+def test_spider_capture_of_a_render_that_ended_on_a_browser_error_page_keeps_the_request_url():
+    """A render whose navigation the browser could not finish (e.g. a script redirect that egress
+    refused) ends on Chromium's error page: the capture's URL stays the one requested, or every
+    such page would share chrome-error://chromewebdata/ as its URL and store key."""
+    from gatecrawl.meta import URL_REQUESTED
+
+    spider = _crawler().spider
+    request = Request("https://example.test/p/447", meta={"depth": 1, URL_REQUESTED: "https://example.test/p/447"})
+    response = HtmlResponse("chrome-error://chromewebdata/", body=ARTICLE, request=request, flags=["playwright"],
+                            headers={"Content-Type": "text/html; charset=utf-8"})
+    capture = next(iter(spider.parse(response)))
+    assert capture.url_final == "https://example.test/p/447"
+    assert capture.fetch.url_requested == "https://example.test/p/447"

@@ -293,8 +293,13 @@ class RecipeSpider(scrapy.Spider):
             self.crawler.stats.inc_value("gatecrawl/stage_ms/fetch", int(meta["download_latency"] * 1000))
         headers = first_headers(response.headers)
         rendered = "playwright" in (response.flags or [])
+        # a browser that could not finish a navigation shows its own error page
+        # (chrome-error://chromewebdata/): the page's URL stays the one requested
+        url_final = response.url
+        if urlsplit(url_final).scheme not in ("http", "https") and response.request is not None:
+            url_final = response.request.url
         return PageCapture(
-            url_final=response.url,
+            url_final=url_final,
             fetch=FetchInfo(
                 url_requested=meta.get(URL_REQUESTED) or (meta.get("redirect_urls") or [response.url])[0],
                 http_status=response.status,
