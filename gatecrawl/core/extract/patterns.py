@@ -165,6 +165,12 @@ _RULE_CANDIDATES = lxml.etree.XPath(
     ".//*[@class or @id or @role or self::nav or self::aside or self::footer or self::menu]")
 
 
+def _modal(el) -> bool:
+    """A dialog the page declares modal (``aria-modal="true"``): an overlay, never the page."""
+    return (el.get("role") or "").strip().lower() in _DIALOG_ROLES and \
+        (el.get("aria-modal") or "").strip().lower() == "true"
+
+
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
                     skip: frozenset = frozenset()) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
@@ -186,7 +192,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         if rule == "exclude_comments" and keep_comments or rule in skip:
             return False
         n = _text_len(el)
-        if n > 0.5 * total and n > 400:
+        if n > 0.5 * total and n > 400 and not _modal(el):
             return False  # a page-level wrapper carrying a boilerplate-looking word
         if rule != "exclude_cookie_banner" and prose_total:
             mass = sum(prose.get(p, 0) for p in el.iter("p"))
