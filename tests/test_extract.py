@@ -621,3 +621,19 @@ def test_the_article_with_the_title_is_chosen_over_smaller_post_cards():
     cards = "".join(f"<article class='card'><h3>Other {i}</h3><p>{PARA}</p></article>" for i in range(3))
     sel = select_main(page(f"<div class='wrap'>{post}<div class='more'>{cards}</div></div>"), agreement=False)
     assert "Paragraph 3." in text_of(sel) and "Other 1" not in text_of(sel)
+
+
+@pytest.mark.parametrize("modal, kept", [('aria-modal="true"', False), ("", True)])
+def test_a_modal_consent_center_holding_most_of_the_text_is_still_an_overlay(modal, kept):
+    # a consent manager's preference center (vendor lists) can hold more text than a short
+    # listing page: a page-level wrapper with a boilerplate word is kept (the guard), but a
+    # dialog the page declares modal is an overlay, never the page
+    vendors = "".join(f"<p>Vendor {i} processes data to measure the delivery of content and "
+                      "advertisements and to develop and improve products.</p>" for i in range(12))
+    center = (f"<div id='consent-sdk'><div role='dialog' {modal}><h2>Privacy Preference Center</h2>"
+              f"{vendors}</div></div>")
+    listing = "<div class='recipes'><h1>Dinner Recipes</h1><p>What's for dinner? Popular recipes.</p></div>"
+    sel = select_main(page(f"{listing}{center}"), agreement=False)
+    assert ("Privacy Preference Center" in text_of(sel)) == kept
+    if not kept:
+        assert "Dinner Recipes" in text_of(sel)

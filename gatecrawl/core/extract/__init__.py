@@ -119,7 +119,9 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   (``(kind, text)``) for the evidence packet: the Markdown is the body, they are metadata.
 
 Guards: a block holding more than half of the page's text, or at least a quarter of its
-prose (paragraphs with 100+ plain characters), is never removed by a pattern rule.
+prose (paragraphs with 100+ plain characters), is never removed by a pattern rule; except, for
+the first guard, a dialog the page declares modal (``role=dialog`` with ``aria-modal="true"``):
+an overlay, never the page, however much text it holds (a consent manager's vendor lists).
 
 Keep rules: ``keep_caption`` (``figcaption``, ``caption``, caption/credit classes) and
 ``keep_byline`` (byline/author/date classes, ``rel=author``) protect a block from pattern
@@ -147,7 +149,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/20"
+EXTRACTOR_VERSION = "extract/21"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

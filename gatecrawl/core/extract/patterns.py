@@ -165,6 +165,12 @@ _RULE_CANDIDATES = lxml.etree.XPath(
     ".//*[@class or @id or @role or self::nav or self::aside or self::footer or self::menu]")
 
 
+def _modal(el) -> bool:
+    """A dialog the page declares modal (``aria-modal="true"``): an overlay, never the page."""
+    return (el.get("role") or "").strip().lower() in _DIALOG_ROLES and \
+        (el.get("aria-modal") or "").strip().lower() == "true"
+
+
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
                     skip: frozenset = frozenset(), text_chars: int | None = None) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
@@ -197,7 +203,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             if mass >= 0.25 * prose_total and mass >= 300:
                 return False  # holds a large share of the page's prose: not boilerplate
         n = _text_len(el)
-        if n > 0.5 * total and n > 400:
+        if n > 0.5 * total and n > 400 and not _modal(el):
             return False  # a page-level wrapper carrying a boilerplate-looking word
         return True
 
