@@ -12,6 +12,7 @@ import lxml.html
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_match, _attrs,
     _drop, _is_el, _rx, _squash, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
+from gatecrawl.core.agreement import _shingles
 
 
 _CREDIT_ONLY_RX = _rx(r"credit")
@@ -199,8 +200,9 @@ def _shared_share(root: lxml.etree._Element, ref: str, theirs=None) -> float | N
 
 
 def _shingle_set(tokens: list[str]) -> set:
-    """The set of 4-token windows (``tuple(tokens[i:i + 4])`` for every i), built by zip."""
-    return set(zip(tokens, tokens[1:], tokens[2:], tokens[3:]))
+    """The set of 4-token windows, each as its tokens joined by one space (the same form as
+    ``agreement``'s shingles, which :func:`_shared_share` compares with these)."""
+    return _shingles(tokens)
 
 
 #: a heading right after the title with at least this many tokens can be a standfirst
