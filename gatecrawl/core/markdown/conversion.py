@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 from gatecrawl.core.markdown.converter import GatecrawlConverter
-from gatecrawl.core.markdown.dom import _norm_ws
+from gatecrawl.core.markdown.dom import _norm_ws, css_path
 from gatecrawl.core.markdown.links import _find_base
 from gatecrawl.core.markdown.normalise import _normalise
 from gatecrawl.core.markdown.prepare import _prepare
@@ -55,7 +55,7 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
     lines = text.split("\n")
     n_paras = 0
     pos = 0
-    for idx, (kind, path, preview) in enumerate(info.prov_paths):
+    for idx, (kind, src) in enumerate(info.prov_paths):
         span = conv.spans.get(idx)
         if not span:
             continue
@@ -74,9 +74,10 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
         pos = found + 1
         if kind == "p":
             n_paras += 1
+        preview = _norm_ws("".join(src.itertext()))[:80]
         provenance.append({
             "markdown_span": lines[found][:200],
-            "dom_selector": path,
+            "dom_selector": css_path(src, root),
             "text_preview": unicodedata.normalize("NFC", preview)[:80],
         })
     return MarkdownResult(text=text, title=_title(root), provenance=provenance)

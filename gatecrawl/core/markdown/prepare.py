@@ -12,15 +12,20 @@ from gatecrawl.core.markdown.blocks import _prepare_definition_lists, _prepare_d
 from gatecrawl.core.markdown.code import _code_language, _code_text
 from gatecrawl.core.markdown.dom import (_BLOCK_RENAME, _BLOCK_TAGS, _CODE_CLOSE, _CODE_OPEN,
     _DROP_TAGS, _EMPHASIS, _HEADINGS, _TRANSPARENT_INLINE, _clean_text, _drop_keep_tail,
-    _has_text, _norm_ws, _unwrap, css_path)
+    _has_text, _norm_ws, _unwrap)
 from gatecrawl.core.markdown.links import _safe_url
 from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _unwrap_layout_table,
                                            _unwrap_root_layout_table)
 
+#: the elements below the root with a ``hidden`` attribute
+_HIDDEN = lxml.etree.XPath("descendant::*[@hidden]")
+
+
 class _Prepared:
     def __init__(self) -> None:
         self.codes: list[tuple[str, str]] = []  # (language, code)
-        self.prov_paths: list[tuple[str, str, str]] = []  # (kind, dom_selector, preview)
+        #: (kind, element of the prepared root): a heading or paragraph marked for provenance
+        self.prov_paths: list[tuple[str, lxml.etree._Element]] = []
 
 
 def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element, _Prepared]:
@@ -28,16 +33,18 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     work = copy.deepcopy(root)
     work.tail = None
 
-    # Provenance markers first, while the copy is structurally identical to ``root``.
+    # Provenance markers first, while the copy is structurally identical to ``root``: each
+    # marked element's counterpart in ``root`` is kept (its path and text are read there,
+    # later, and only for the markers that reach the provenance).
     n_p = 0
+    originals = root.iter(*_HEADINGS, "p")
     for el in work.iter(*_HEADINGS, "p"):
+        src = next(originals)
         if el.tag == "p":
             if n_p >= 12:  # enough candidates for "first 3 paragraphs with output"
                 continue
             n_p += 1
-        info.prov_paths.append(
-            (el.tag, css_path(el, work), _norm_ws("".join(el.itertext()))[:80])
-        )
+        info.prov_paths.append((el.tag, src))
         el.set("data-gc-prov", str(len(info.prov_paths) - 1))
 
     # Non-content elements.
@@ -46,9 +53,8 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             _drop_keep_tail(el)
     for el in list(work.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
         _drop_keep_tail(el)
-    for el in list(work.iter()):
-        if el is not work and isinstance(el.tag, str) and (el.get("hidden") is not None):
-            _drop_keep_tail(el)
+    for el in _HIDDEN(work):  # (document order; a list taken before any removal)
+        _drop_keep_tail(el)
 
     # Code blocks: capture the code verbatim, then replace the content by a marker.
     for pre in list(work.iter("pre", "listing", "xmp", "plaintext")):
@@ -77,12 +83,20 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             pre.text = None
 
     # Text clean-up (sentinels, zero-width), outside code blocks.
+    # (``_clean_text`` returns the very string it was given when there is nothing to clean:
+    # only a changed text is written back)
     for el in work.iter():
         if not isinstance(el.tag, str):
             continue
         if el.tag != "pre":
-            el.text = _clean_text(el.text)
-        el.tail = _clean_text(el.tail)
+            t = el.text
+            c = _clean_text(t)
+            if c is not t:
+                el.text = c
+        t = el.tail
+        c = _clean_text(t)
+        if c is not t:
+            el.tail = c
 
     # Block constructs: admonitions (before details: a collapsible admonition is a details),
     # definition lists, details summaries and figure captions.
