@@ -25,20 +25,30 @@ _ALSO_ON_RX = _rx(r"^\W*(?:also on|more on|more from|read more on) [\w.-]+\b")
 
 
 def _unlinked_text(el: lxml.etree._Element) -> str:
-    """Text of ``el`` outside its links."""
+    """Text of ``el`` outside its links (iterative: no self-referencing inner function, see
+    ``dom.block_text``)."""
+    if el.tag == "a":
+        return ""
     out: list[str] = []
-
-    def walk(e, in_link: bool) -> None:
-        here = in_link or e.tag == "a"
-        if e.text and not here:
-            out.append(e.text)
-        for c in e:
-            if _is_el(c):
-                walk(c, here)
-            if c.tail and not here:
-                out.append(c.tail)
-
-    walk(el, False)
+    append = out.append
+    if el.text:
+        append(el.text)
+    stack = [(iter(el), None)]  # (children left, the tail after the subtree)
+    while stack:
+        children, tail = stack[-1]
+        for c in children:
+            if _is_el(c) and c.tag != "a":
+                if c.text:
+                    append(c.text)
+                if len(c):
+                    stack.append((iter(c), c.tail))
+                    break
+            if c.tail:
+                append(c.tail)
+        else:
+            stack.pop()
+            if tail:
+                append(tail)
     return "".join(out)
 
 

@@ -43,24 +43,38 @@ def block_text(el: lxml.etree._Element) -> str:
     """``el``'s text with a space at the boundaries of every element that is not inline
     formatting (see ``_IN_WORD``): the words a reader sees. ``text_content()`` glues
     ``<span>2026</span><span>1h</span>`` into one token, which no other extractor's text
-    (split into lines) can match."""
+    (split into lines) can match.
+
+    Iterative (a stack of child iterators, as ``page._iter_text``): a recursive inner
+    function refers to itself through its closure, a reference cycle that only the cyclic
+    garbage collector frees, and this runs for every vote unit of every page."""
     parts: list[str] = []
-
-    def walk(e) -> None:
-        if e.text and _is_el(e):
-            parts.append(e.text)
-        for c in e:
-            if _is_el(c):
-                brk = c.tag not in _IN_WORD
-                if brk:
-                    parts.append(" ")
-                walk(c)
-                if brk:
-                    parts.append(" ")
+    append = parts.append
+    if el.text and isinstance(el.tag, str):
+        append(el.text)
+    stack = [(iter(el), False, None)]  # (children left, a break after the subtree, its tail)
+    while stack:
+        children, brk, tail = stack[-1]
+        for c in children:
+            if isinstance(c.tag, str):
+                b = c.tag not in _IN_WORD
+                if b:
+                    append(" ")
+                if c.text:
+                    append(c.text)
+                if len(c):
+                    stack.append((iter(c), b, c.tail))  # descend; this level resumes after it
+                    break
+                if b:
+                    append(" ")
             if c.tail:
-                parts.append(c.tail)
-
-    walk(el)
+                append(c.tail)
+        else:
+            stack.pop()
+            if brk:
+                append(" ")
+            if tail:
+                append(tail)
     return "".join(parts)
 
 
