@@ -161,7 +161,21 @@ def _css_path(el: lxml.etree._Element) -> str:
     return css_path(el, stop_at_id=True)
 
 
-_ATTR_CANDIDATES = lxml.etree.XPath(".//*[@class or @id]")
+def _attr_candidates(root: lxml.etree._Element) -> list:
+    """The elements below ``root`` with a ``class`` or an ``id`` attribute, in document order
+    (the XPath ``.//*[@class or @id]``: this loop gives the same list in about half the time,
+    an XPath node set being sorted and deduplicated before it is returned)."""
+    out = []
+    append = out.append
+    for el in root.iterdescendants(lxml.etree.Element):
+        get = el.get
+        if get("class") is not None or get("id") is not None:
+            append(el)
+    return out
+
+
+#: (the name other modules import)
+_ATTR_CANDIDATES = _attr_candidates
 
 
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
