@@ -4,7 +4,6 @@ blocks (link-dense blocks, legal and cookie lines and repeated captions: :mod:`.
 
 from __future__ import annotations
 
-import itertools
 import re
 
 import lxml.etree
@@ -25,20 +24,30 @@ _ALSO_ON_RX = _rx(r"^\W*(?:also on|more on|more from|read more on) [\w.-]+\b")
 
 
 def _unlinked_text(el: lxml.etree._Element) -> str:
-    """Text of ``el`` outside its links."""
+    """Text of ``el`` outside its links (iterative: no self-referencing inner function, see
+    ``dom.block_text``)."""
+    if el.tag == "a":
+        return ""
     out: list[str] = []
-
-    def walk(e, in_link: bool) -> None:
-        here = in_link or e.tag == "a"
-        if e.text and not here:
-            out.append(e.text)
-        for c in e:
-            if _is_el(c):
-                walk(c, here)
-            if c.tail and not here:
-                out.append(c.tail)
-
-    walk(el, False)
+    append = out.append
+    if el.text:
+        append(el.text)
+    stack = [(iter(el), None)]  # (children left, the tail after the subtree)
+    while stack:
+        children, tail = stack[-1]
+        for c in children:
+            if _is_el(c) and c.tag != "a":
+                if c.text:
+                    append(c.text)
+                if len(c):
+                    stack.append((iter(c), c.tail))
+                    break
+            if c.tail:
+                append(c.tail)
+        else:
+            stack.pop()
+            if tail:
+                append(tail)
     return "".join(out)
 
 
@@ -361,18 +370,26 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
     criteria under each card of a comparison sit in cards whose texts differ. Removed text is
     appended to ``removed`` as ``("exclude_duplicate", text)``."""
     inside_gone: set = set()  # what lies inside a dropped copy is not looked at
+    # A copy needs REPEAT_MIN_BLOCKS block elements, and an earlier sibling with as many:
+    # only a parent of two such children can lose one. Counted once, before any removal: a
+    # removal changes the counts of the removed copy's ancestors (visited already: a parent
+    # comes before its children) and of what lies inside it (not looked at again).
+    copyable_els = _holding_blocks(root, REPEAT_MIN_BLOCKS)
+    twice: set = set()  # parents of at least two copyable elements
+    once: set = set()
+    for el in copyable_els:
+        p = el.getparent()
+        if p in once:
+            twice.add(p)
+        else:
+            once.add(p)
+    if not twice:
+        return
     for parent in list(root.iter()):
-        if not _is_el(parent) or parent in inside_gone:
+        if parent not in twice or parent in inside_gone:
             continue
         kids = [c for c in parent if _is_el(c)]
-        if len(kids) < 2:
-            continue
-        # a copy needs REPEAT_MIN_BLOCKS block elements (the count stops once it knows), and
-        # an earlier sibling with as many: without two such children nothing here can go
-        copyable = [sum(1 for _ in itertools.islice((c for c in kid.iter(*_BLOCKS) if c is not kid),
-                                                     REPEAT_MIN_BLOCKS)) >= REPEAT_MIN_BLOCKS for kid in kids]
-        if sum(copyable) < 2:
-            continue
+        copyable = [kid in copyable_els for kid in kids]
         seen: set[str] = set()
         for child, blocks in zip(kids, copyable):
             headed = child.tag in _HEADINGS or any(True for _ in child.iter(*_HEADINGS))
@@ -391,3 +408,26 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
                 fired.add("exclude_duplicate")
             else:
                 seen.add(t)
+
+
+def _holding_blocks(root: lxml.etree._Element, k: int) -> set:
+    """The elements of ``root`` (itself included) holding at least ``k`` block elements
+    (``_BLOCKS``) below them, ``k`` >= 1: each block counted for its ancestors, bottom-up,
+    an ancestor's count only until it reaches ``k`` (all of its own ancestors have reached
+    it too then)."""
+    counts: dict = {}
+    full: set = set()
+    for b in root.iter(*_BLOCKS):
+        if b is root:
+            continue
+        for anc in b.iterancestors():
+            if anc in full:
+                break
+            n = counts.get(anc, 0) + 1
+            if n >= k:
+                full.add(anc)
+            else:
+                counts[anc] = n
+            if anc is root:
+                break
+    return full

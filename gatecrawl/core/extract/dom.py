@@ -43,24 +43,38 @@ def block_text(el: lxml.etree._Element) -> str:
     """``el``'s text with a space at the boundaries of every element that is not inline
     formatting (see ``_IN_WORD``): the words a reader sees. ``text_content()`` glues
     ``<span>2026</span><span>1h</span>`` into one token, which no other extractor's text
-    (split into lines) can match."""
+    (split into lines) can match.
+
+    Iterative (a stack of child iterators, as ``page._iter_text``): a recursive inner
+    function refers to itself through its closure, a reference cycle that only the cyclic
+    garbage collector frees, and this runs for every vote unit of every page."""
     parts: list[str] = []
-
-    def walk(e) -> None:
-        if e.text and _is_el(e):
-            parts.append(e.text)
-        for c in e:
-            if _is_el(c):
-                brk = c.tag not in _IN_WORD
-                if brk:
-                    parts.append(" ")
-                walk(c)
-                if brk:
-                    parts.append(" ")
+    append = parts.append
+    if el.text and isinstance(el.tag, str):
+        append(el.text)
+    stack = [(iter(el), False, None)]  # (children left, a break after the subtree, its tail)
+    while stack:
+        children, brk, tail = stack[-1]
+        for c in children:
+            if isinstance(c.tag, str):
+                b = c.tag not in _IN_WORD
+                if b:
+                    append(" ")
+                if c.text:
+                    append(c.text)
+                if len(c):
+                    stack.append((iter(c), b, c.tail))  # descend; this level resumes after it
+                    break
+                if b:
+                    append(" ")
             if c.tail:
-                parts.append(c.tail)
-
-    walk(el)
+                append(c.tail)
+        else:
+            stack.pop()
+            if brk:
+                append(" ")
+            if tail:
+                append(tail)
     return "".join(parts)
 
 
@@ -147,7 +161,21 @@ def _css_path(el: lxml.etree._Element) -> str:
     return css_path(el, stop_at_id=True)
 
 
-_ATTR_CANDIDATES = lxml.etree.XPath(".//*[@class or @id]")
+def _attr_candidates(root: lxml.etree._Element) -> list:
+    """The elements below ``root`` with a ``class`` or an ``id`` attribute, in document order
+    (the XPath ``.//*[@class or @id]``: this loop gives the same list in about half the time,
+    an XPath node set being sorted and deduplicated before it is returned)."""
+    out = []
+    append = out.append
+    for el in root.iterdescendants(lxml.etree.Element):
+        get = el.get
+        if get("class") is not None or get("id") is not None:
+            append(el)
+    return out
+
+
+#: (the name other modules import)
+_ATTR_CANDIDATES = _attr_candidates
 
 
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)

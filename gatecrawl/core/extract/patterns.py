@@ -161,8 +161,21 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> dict:
     return protected
 
 
-_RULE_CANDIDATES = lxml.etree.XPath(
-    ".//*[@class or @id or @role or self::nav or self::aside or self::footer or self::menu]")
+def _rule_candidates(root: lxml.etree._Element) -> list:
+    """The elements below ``root`` a pattern rule can name, in document order: a class, an id
+    or a role, or a nav/aside/footer/menu tag (the XPath ``.//*[@class or @id or @role or
+    self::nav or ...]``, as one loop: faster than building the XPath node set)."""
+    out = []
+    append = out.append
+    tags = _TAG_RULES
+    for el in root.iterdescendants(lxml.etree.Element):
+        get = el.get
+        if get("class") is not None or get("id") is not None or get("role") is not None or el.tag in tags:
+            append(el)
+    return out
+
+
+_RULE_CANDIDATES = _rule_candidates
 
 
 def _modal(el) -> bool:
