@@ -544,6 +544,11 @@ def _desc(tag: str = "div") -> str:
             f"<li>Sweat-wicking fabric</li></ul></{tag}>")
 
 
+def _variant(label: str, extra: str = "") -> str:
+    return (f"<div class='ssr-variant'><h2>Moving the needle</h2>{_desc()}<p>{PARA} {label}</p>{extra}"
+            f"</div>")
+
+
 @pytest.mark.parametrize("body, copies", [
     # the mobile and desktop copies of a description, side by side: one stays
     (f"<h1>Arrival T-Shirt</h1>{_desc()}{_desc()}<p>{PARA} Care notes.</p>", 1),
@@ -552,6 +557,11 @@ def _desc(tag: str = "div") -> str:
                                 for n in range(3)), 3),
     # a flat page whose sections share a paragraph: a heading between them
     (f"<h1>Providers</h1><h2>First</h2>{_desc()}<h2>Second</h2>{_desc()}", 2),
+    # responsive variants of a headed section that differ by a label (wcxb 2846): one stays
+    (f"<h1>Miro</h1>{_variant('Aida, product lead')}{_variant('')}{_variant('Aida')}", 1),
+    # ... but cards whose numbers differ (prices of tiers) are not copies, nor are tabs of code
+    ("<h1>Plans</h1>" + "".join(_variant(f"${n}9 a month") for n in range(3)), 3),
+    ("<h1>Install</h1>" + "".join(_variant("", f"<pre>pip install pkg{n}</pre>") for n in "ab"), 2),
 ])
 def test_a_repeated_sibling_section_is_kept_once(body, copies):
     sel = select_main(page(f"<main>{body}</main>"))

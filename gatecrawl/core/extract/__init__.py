@@ -60,7 +60,8 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   ``exclude_duplicate`` for a caption or leaf block whose text repeats an earlier one
   (captions: same first 60 characters), and, after the vote, for an element holding two or
   more blocks whose whole text (100+ characters) repeats an earlier sibling's with no
-  heading between them (responsive copies of one section; see
+  heading between them, or nearly repeats it (90% of the 4-token shingles shared, the same
+  numbers in the same order, no code) (responsive copies of one section; see
   ``blocks._drop_repeated_siblings``);
 * ``separate_items`` (last): two sibling elements that are neither blocks nor inline
   formatting and meet word-to-word without whitespace get a space between them, so the
@@ -149,7 +150,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/21"
+EXTRACTOR_VERSION = "extract/22"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",
