@@ -616,6 +616,22 @@ def test_a_product_page_loses_the_sections_no_candidate_keeps_after_the_product(
         assert "Paragraph 3." in text_of(sel)
 
 
+@pytest.mark.parametrize("head,reviews_kept", [(_PRODUCT_LD, False), ("", True)])
+def test_a_product_page_leaves_out_the_shoppers_reviews(head, reviews_kept):
+    # wcxb 0581: the reviews widget (ratings, filters, each review) under the description
+    reviews = "".join(f"<div itemprop='review'><p>Verified buyer {i}</p><p>The neck was small and the fabric "
+                      f"thin, so it went back after the first wash, number {i}.</p></div>" for i in range(3))
+    html = (f"<html><head><title>Widget</title>{head}</head><body><div id='page'>"
+            f"<div class='product'><h1>Widget</h1>{prose(4)}"
+            f"<div class='yotpo reviews'><h2>Reviews</h2><p>Based on 407 reviews</p>{reviews}</div>"
+            "</div></div></body></html>")
+    # the rule alone: the vote may bring back a unit both other candidates keep
+    sel = select_main(parse_html(html), url="https://shop.example/widget", agreement=False)
+    assert ("the fabric thin" in text_of(sel)) is reviews_kept
+    assert ("exclude_reviews" in sel.removal_rules) is not reviews_kept
+    assert "Paragraph 3." in text_of(sel)
+
+
 def test_a_title_card_article_does_not_replace_the_article_that_holds_the_body():
     # a recipe: the <h1> sits in a short title card, the instructions in a sibling article;
     # both are the content, so the candidate that holds them stands (the density rule alone:

@@ -99,6 +99,9 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   with their promotional title and description (captions included);
 * ``exclude_comments`` (text form): comment-policy notices under 400 characters
   ("comments are moderated", "comment policy", Portuguese/Italian equivalents);
+* ``exclude_reviews`` (product pages, with the pattern rules): the shoppers' reviews, a
+  product page's comments (class/id words ``review``/``reviews``, ``customer-reviews``,
+  ``review-list`` ..., or ``itemprop=review``), unless the block holds over half of the text;
 * ``exclude_unvoted_tail`` (product pages, when the vote lets the own selection stand): the
   units from the first heading after the last unit another candidate keeps, when they hold
   at least 30 tokens (related products, purchase terms, footnotes; see
@@ -150,7 +153,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/22"
+EXTRACTOR_VERSION = "extract/23"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

@@ -55,6 +55,8 @@ _ALL = (
     Rule("exclude_tags", "patterns", "remove", "tag lists, categories and topics"),
     Rule("exclude_footer", "patterns", "remove",
          "footer tags, roles and classes, and short copyright or legal lines"),
+    Rule("exclude_reviews", "patterns", "remove",
+         "product pages: the shoppers' reviews block (review classes, itemprop=review)"),
     Rule("keep_caption", "patterns", "keep", "figcaptions and caption/credit classes are shielded"),
     Rule("keep_byline", "patterns", "keep", "byline/author/date classes and rel=author are shielded"),
     Rule("exclude_duplicate", "links", "remove",
