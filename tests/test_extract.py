@@ -616,6 +616,20 @@ def test_a_product_page_loses_the_sections_no_candidate_keeps_after_the_product(
         assert "Paragraph 3." in text_of(sel)
 
 
+def test_a_thread_keeps_each_post_without_its_signature():
+    # wcxb 0547, 0567: the signature under each post (a machine list, a motto) is not the post
+    posts = "".join(
+        f"<div class='post'><div class='author'>member{i}</div><time datetime='2024-04-0{i + 1}'>April {i + 1}</time>"
+        f"<div class='post-body'><p>{PARA} Reply {i} to the thread.</p></div>"
+        f"<div class='ipsEntry__signature'>All 3 apps, version 2.6.{i}; 2020 iMac 27 inch; macOS 10.15.{i}</div></div>"
+        for i in range(4))
+    # the rule alone (the vote may bring back a unit other candidates keep)
+    sel = select_main(page(f"<main><h1>AI discussion</h1>{posts}</main>"), page_type="forum", agreement=False)
+    assert "Reply 3 to the thread." in text_of(sel) and "Reply 0 to the thread." in text_of(sel)
+    assert "2020 iMac" not in text_of(sel)
+    assert "exclude_signature" in sel.removal_rules
+
+
 @pytest.mark.parametrize("head,reviews_kept", [(_PRODUCT_LD, False), ("", True)])
 def test_a_product_page_leaves_out_the_shoppers_reviews(head, reviews_kept):
     # wcxb 0581: the reviews widget (ratings, filters, each review) under the description

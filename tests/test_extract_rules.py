@@ -78,6 +78,8 @@ CASES: dict[str, tuple[str, str, dict]] = {
     "exclude_tags": (art("<div class='tags'><a href='/t'>Topic</a></div>"),
                      art("<div class='tagline'><a href='/t'>Topic</a></div>"), {}),
     "exclude_footer": (art() + "<footer>Footer words</footer>", art() + "<div>Footer words</div>", {}),
+    "exclude_signature": (art("<div class='post-signature'>Sent from my phone. Mac mini, 32 GB</div>"),
+                          art("<div class='signatory'>Sent from my phone. Mac mini, 32 GB</div>"), {}),
     "exclude_reviews": (PRODUCT_LD + REVIEWED, REVIEWED, {"url": "https://shop.example/widget"}),
     "keep_caption": (BYLINE, art(), {}),
     "keep_byline": (BYLINE, art(), {}),

@@ -34,6 +34,7 @@ _PATTERN_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("exclude_author_bio", _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|contributor-?bio")),
     ("exclude_tags", _rx(r"(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|post-?tags|categories|keywords|topics)(?:$|[\s_-])")),
     ("exclude_footer", _rx(r"(?:^|[\s_-])(?:footer|site-?footer|page-?footer|copyright|colophon)(?:$|[\s_-])")),
+    ("exclude_signature", _rx(r"(?:^|[\s_-])signatures?(?:$|[\s_-])")),
 )
 _TAG_RULES = {
     "nav": "exclude_nav",

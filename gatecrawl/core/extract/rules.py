@@ -55,6 +55,8 @@ _ALL = (
     Rule("exclude_tags", "patterns", "remove", "tag lists, categories and topics"),
     Rule("exclude_footer", "patterns", "remove",
          "footer tags, roles and classes, and short copyright or legal lines"),
+    Rule("exclude_signature", "patterns", "remove",
+         "signature classes: the signature under each post of a forum thread"),
     Rule("exclude_reviews", "patterns", "remove",
          "product pages: the shoppers' reviews block (review classes, itemprop=review)"),
     Rule("keep_caption", "patterns", "keep", "figcaptions and caption/credit classes are shielded"),
