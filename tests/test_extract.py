@@ -183,6 +183,19 @@ def test_hidden_blocks_removed():
     assert "exclude_hidden" in sel.removal_rules
 
 
+def test_a_webflow_conditionally_hidden_copy_is_removed():
+    # wcxb 0151: Webflow renders a gated copy of the article header with w-condition-invisible
+    # (display:none in its stylesheet); the Markdown held the intro twice
+    gated = (f"<div class='layout__gated w-condition-invisible'><h2>Members only</h2><p>{PARA} "
+             "The gated intro.</p></div>")
+    sel = select_main(page(f"<article><h1>T</h1>{prose(3)}{gated}</article>"))
+    assert "The gated intro." not in text_of(sel)
+    assert "exclude_hidden" in sel.removal_rules
+    sel = select_main(page(f"<article><h1>T</h1>{prose(3)}{gated.replace('w-condition-invisible', 'w-condition')}"
+                           "</article>"))
+    assert "The gated intro." in text_of(sel)
+
+
 def test_does_not_mutate_doc_and_deterministic():
     doc = page(f"{NAV}<article><h1>T</h1>{prose(3)}<div class='share'>share</div></article>")
     before = lxml.html.tostring(doc)

@@ -8,8 +8,9 @@ iteration order (elements are visited in document order).
 Pre-cleaning (always): scripts, styles, templates, forms controls, media and other
 non-content elements are dropped; hidden blocks (``hidden``, ``aria-hidden=true``,
 ``display:none``/``visibility:hidden`` styles, screen-reader-only classes such as
-``sr-only``, ``visually-hidden``, ``off-screen``, ``element-invisible``, and print-only
-classes such as ``print-only``/``print-header``) are dropped (``exclude_hidden``).
+``sr-only``, ``visually-hidden``, ``off-screen``, ``element-invisible``, Webflow's
+``w-condition-invisible``, and print-only classes such as ``print-only``/``print-header``)
+are dropped (``exclude_hidden``).
 
 Selection, first rule that yields a node wins:
 
@@ -154,7 +155,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/24"
+EXTRACTOR_VERSION = "extract/25"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",
