@@ -630,17 +630,19 @@ def test_a_product_page_loses_the_sections_no_candidate_keeps_after_the_product(
 
 
 def test_a_thread_keeps_each_post_without_its_signature():
-    # wcxb 0547, 0567: the signature under each post (a machine list, a motto) is not the post
+    # wcxb 0547, 0567: the signature under each post (a machine list, a motto) is not the post;
+    # 0518, 0519: nor are the member's stats beside it
     posts = "".join(
         f"<div class='post'><div class='author'>member{i}</div><time datetime='2024-04-0{i + 1}'>April {i + 1}</time>"
         f"<div class='post-body'><p>{PARA} Reply {i} to the thread.</p></div>"
-        f"<div class='ipsEntry__signature'>All 3 apps, version 2.6.{i}; 2020 iMac 27 inch; macOS 10.15.{i}</div></div>"
+        f"<div class='ipsEntry__signature'>All 3 apps, version 2.6.{i}; 2020 iMac 27 inch; macOS 10.15.{i}</div>"
+        f"<div class='message-userExtras'>Joined Jun 2{i}, 2016 Messages 11{i} Location Miami</div></div>"
         for i in range(4))
     # the rule alone (the vote may bring back a unit other candidates keep)
     sel = select_main(page(f"<main><h1>AI discussion</h1>{posts}</main>"), page_type="forum", agreement=False)
     assert "Reply 3 to the thread." in text_of(sel) and "Reply 0 to the thread." in text_of(sel)
-    assert "2020 iMac" not in text_of(sel)
-    assert "exclude_signature" in sel.removal_rules
+    assert "2020 iMac" not in text_of(sel) and "Messages 11" not in text_of(sel)
+    assert {"exclude_signature", "exclude_poster_stats"} <= set(sel.removal_rules)
 
 
 @pytest.mark.parametrize("head,reviews_kept", [(_PRODUCT_LD, False), ("", True)])

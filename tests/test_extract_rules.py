@@ -80,6 +80,8 @@ CASES: dict[str, tuple[str, str, dict]] = {
     "exclude_footer": (art() + "<footer>Footer words</footer>", art() + "<div>Footer words</div>", {}),
     "exclude_signature": (art("<div class='post-signature'>Sent from my phone. Mac mini, 32 GB</div>"),
                           art("<div class='signatory'>Sent from my phone. Mac mini, 32 GB</div>"), {}),
+    "exclude_poster_stats": (art("<div class='message-userExtras'>Joined Jun 29, 2016 Messages 11</div>"),
+                             art("<div class='message-user'>Joined Jun 29, 2016 Messages 11</div>"), {}),
     "exclude_reviews": (PRODUCT_LD + REVIEWED, REVIEWED, {"url": "https://shop.example/widget"}),
     "keep_caption": (BYLINE, art(), {}),
     "keep_byline": (BYLINE, art(), {}),

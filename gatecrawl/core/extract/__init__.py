@@ -49,7 +49,8 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   ``exclude_newsletter``, ``exclude_comments`` (not when ``keep_comments``),
   ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``, ``exclude_author_bio``,
   ``exclude_tags``, ``exclude_signature`` (the signature under each post of a thread: class
-  word ``signature``); class strings that name the content itself (``article-body``,
+  word ``signature``), ``exclude_poster_stats`` (a member's title and stats beside each post:
+  ``userExtras``, ``userTitle``, ``user-stats`` ...); class strings that name the content itself (``article-body``,
   ``entry-content``, ...) and embedded posts (tweets etc.) are never matched;
 * by section heading text ("Related articles", "More from ...", "Comments", "Share this",
   "Sign up ..."): the section (or the heading and the block after it);
@@ -155,7 +156,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/25"
+EXTRACTOR_VERSION = "extract/26"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

@@ -35,6 +35,8 @@ _PATTERN_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("exclude_tags", _rx(r"(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|post-?tags|categories|keywords|topics)(?:$|[\s_-])")),
     ("exclude_footer", _rx(r"(?:^|[\s_-])(?:footer|site-?footer|page-?footer|copyright|colophon)(?:$|[\s_-])")),
     ("exclude_signature", _rx(r"(?:^|[\s_-])signatures?(?:$|[\s_-])")),
+    ("exclude_poster_stats", _rx(r"(?:^|[\s_-])(?:user-?extras|user-?title|user-?stats|member-?stats|"
+                                 r"poster-?stats|author-?stats)(?:$|[\s_-])")),
 )
 _TAG_RULES = {
     "nav": "exclude_nav",

@@ -57,6 +57,8 @@ _ALL = (
          "footer tags, roles and classes, and short copyright or legal lines"),
     Rule("exclude_signature", "patterns", "remove",
          "signature classes: the signature under each post of a forum thread"),
+    Rule("exclude_poster_stats", "patterns", "remove",
+         "a forum member's title and stats beside each post (joined, messages, location)"),
     Rule("exclude_reviews", "patterns", "remove",
          "product pages: the shoppers' reviews block (review classes, itemprop=review)"),
     Rule("keep_caption", "patterns", "keep", "figcaptions and caption/credit classes are shielded"),
