@@ -183,6 +183,19 @@ def test_hidden_blocks_removed():
     assert "exclude_hidden" in sel.removal_rules
 
 
+def test_a_webflow_conditionally_hidden_copy_is_removed():
+    # wcxb 0151: Webflow renders a gated copy of the article header with w-condition-invisible
+    # (display:none in its stylesheet); the Markdown held the intro twice
+    gated = (f"<div class='layout__gated w-condition-invisible'><h2>Members only</h2><p>{PARA} "
+             "The gated intro.</p></div>")
+    sel = select_main(page(f"<article><h1>T</h1>{prose(3)}{gated}</article>"))
+    assert "The gated intro." not in text_of(sel)
+    assert "exclude_hidden" in sel.removal_rules
+    sel = select_main(page(f"<article><h1>T</h1>{prose(3)}{gated.replace('w-condition-invisible', 'w-condition')}"
+                           "</article>"))
+    assert "The gated intro." in text_of(sel)
+
+
 def test_does_not_mutate_doc_and_deterministic():
     doc = page(f"{NAV}<article><h1>T</h1>{prose(3)}<div class='share'>share</div></article>")
     before = lxml.html.tostring(doc)
@@ -544,6 +557,11 @@ def _desc(tag: str = "div") -> str:
             f"<li>Sweat-wicking fabric</li></ul></{tag}>")
 
 
+def _variant(label: str, extra: str = "") -> str:
+    return (f"<div class='ssr-variant'><h2>Moving the needle</h2>{_desc()}<p>{PARA} {label}</p>{extra}"
+            f"</div>")
+
+
 @pytest.mark.parametrize("body, copies", [
     # the mobile and desktop copies of a description, side by side: one stays
     (f"<h1>Arrival T-Shirt</h1>{_desc()}{_desc()}<p>{PARA} Care notes.</p>", 1),
@@ -552,6 +570,11 @@ def _desc(tag: str = "div") -> str:
                                 for n in range(3)), 3),
     # a flat page whose sections share a paragraph: a heading between them
     (f"<h1>Providers</h1><h2>First</h2>{_desc()}<h2>Second</h2>{_desc()}", 2),
+    # responsive variants of a headed section that differ by a label (wcxb 2846): one stays
+    (f"<h1>Miro</h1>{_variant('Aida, product lead')}{_variant('')}{_variant('Aida')}", 1),
+    # ... but cards whose numbers differ (prices of tiers) are not copies, nor are tabs of code
+    ("<h1>Plans</h1>" + "".join(_variant(f"${n}9 a month") for n in range(3)), 3),
+    ("<h1>Install</h1>" + "".join(_variant("", f"<pre>pip install pkg{n}</pre>") for n in "ab"), 2),
 ])
 def test_a_repeated_sibling_section_is_kept_once(body, copies):
     sel = select_main(page(f"<main>{body}</main>"))
@@ -604,6 +627,38 @@ def test_a_product_page_loses_the_sections_no_candidate_keeps_after_the_product(
         # the heading and the list (one unit: its items hold no block)
         assert sum(1 for rule, _ in sel.removed if rule == "exclude_unvoted_tail") == 2
         assert "Paragraph 3." in text_of(sel)
+
+
+def test_a_thread_keeps_each_post_without_its_signature():
+    # wcxb 0547, 0567: the signature under each post (a machine list, a motto) is not the post;
+    # 0518, 0519: nor are the member's stats beside it
+    posts = "".join(
+        f"<div class='post'><div class='author'>member{i}</div><time datetime='2024-04-0{i + 1}'>April {i + 1}</time>"
+        f"<div class='post-body'><p>{PARA} Reply {i} to the thread.</p></div>"
+        f"<div class='ipsEntry__signature'>All 3 apps, version 2.6.{i}; 2020 iMac 27 inch; macOS 10.15.{i}</div>"
+        f"<div class='message-userExtras'>Joined Jun 2{i}, 2016 Messages 11{i} Location Miami</div></div>"
+        for i in range(4))
+    # the rule alone (the vote may bring back a unit other candidates keep)
+    sel = select_main(page(f"<main><h1>AI discussion</h1>{posts}</main>"), page_type="forum", agreement=False)
+    assert "Reply 3 to the thread." in text_of(sel) and "Reply 0 to the thread." in text_of(sel)
+    assert "2020 iMac" not in text_of(sel) and "Messages 11" not in text_of(sel)
+    assert {"exclude_signature", "exclude_poster_stats"} <= set(sel.removal_rules)
+
+
+@pytest.mark.parametrize("head,reviews_kept", [(_PRODUCT_LD, False), ("", True)])
+def test_a_product_page_leaves_out_the_shoppers_reviews(head, reviews_kept):
+    # wcxb 0581: the reviews widget (ratings, filters, each review) under the description
+    reviews = "".join(f"<div itemprop='review'><p>Verified buyer {i}</p><p>The neck was small and the fabric "
+                      f"thin, so it went back after the first wash, number {i}.</p></div>" for i in range(3))
+    html = (f"<html><head><title>Widget</title>{head}</head><body><div id='page'>"
+            f"<div class='product'><h1>Widget</h1>{prose(4)}"
+            f"<div class='yotpo reviews'><h2>Reviews</h2><p>Based on 407 reviews</p>{reviews}</div>"
+            "</div></div></body></html>")
+    # the rule alone: the vote may bring back a unit both other candidates keep
+    sel = select_main(parse_html(html), url="https://shop.example/widget", agreement=False)
+    assert ("the fabric thin" in text_of(sel)) is reviews_kept
+    assert ("exclude_reviews" in sel.removal_rules) is not reviews_kept
+    assert "Paragraph 3." in text_of(sel)
 
 
 def test_a_title_card_article_does_not_replace_the_article_that_holds_the_body():

@@ -50,6 +50,8 @@ PRODUCT = ("<div id='page'><div class='product'><h1>Widget</h1>" + prose(4) + "<
            "<div class='legal'><h2>Notes</h2><ol>" + "".join(
                f"<li>Financing is available to qualified customers, subject to credit approval and a credit "
                f"limit set by the lender, number {i}.</li>" for i in range(4)) + "</ol></div></div>")
+REVIEWED = ("<div class='product'><h1>Widget</h1>" + prose(4) + "<div class='product-reviews'><h2>Reviews</h2>"
+            "<p>Arrived late, and the handle broke after a week of daily use.</p></div></div>")
 
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
@@ -76,6 +78,11 @@ CASES: dict[str, tuple[str, str, dict]] = {
     "exclude_tags": (art("<div class='tags'><a href='/t'>Topic</a></div>"),
                      art("<div class='tagline'><a href='/t'>Topic</a></div>"), {}),
     "exclude_footer": (art() + "<footer>Footer words</footer>", art() + "<div>Footer words</div>", {}),
+    "exclude_signature": (art("<div class='post-signature'>Sent from my phone. Mac mini, 32 GB</div>"),
+                          art("<div class='signatory'>Sent from my phone. Mac mini, 32 GB</div>"), {}),
+    "exclude_poster_stats": (art("<div class='message-userExtras'>Joined Jun 29, 2016 Messages 11</div>"),
+                             art("<div class='message-user'>Joined Jun 29, 2016 Messages 11</div>"), {}),
+    "exclude_reviews": (PRODUCT_LD + REVIEWED, REVIEWED, {"url": "https://shop.example/widget"}),
     "keep_caption": (BYLINE, art(), {}),
     "keep_byline": (BYLINE, art(), {}),
     "exclude_duplicate": (art("<figure><figcaption>The same caption of the photo, twice over.</figcaption></figure>"

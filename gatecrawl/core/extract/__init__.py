@@ -8,8 +8,9 @@ iteration order (elements are visited in document order).
 Pre-cleaning (always): scripts, styles, templates, forms controls, media and other
 non-content elements are dropped; hidden blocks (``hidden``, ``aria-hidden=true``,
 ``display:none``/``visibility:hidden`` styles, screen-reader-only classes such as
-``sr-only``, ``visually-hidden``, ``off-screen``, ``element-invisible``, and print-only
-classes such as ``print-only``/``print-header``) are dropped (``exclude_hidden``).
+``sr-only``, ``visually-hidden``, ``off-screen``, ``element-invisible``, Webflow's
+``w-condition-invisible``, and print-only classes such as ``print-only``/``print-header``)
+are dropped (``exclude_hidden``).
 
 Selection, first rule that yields a node wins:
 
@@ -47,7 +48,9 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   ``exclude_share_bar``, ``exclude_related``,
   ``exclude_newsletter``, ``exclude_comments`` (not when ``keep_comments``),
   ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``, ``exclude_author_bio``,
-  ``exclude_tags``; class strings that name the content itself (``article-body``,
+  ``exclude_tags``, ``exclude_signature`` (the signature under each post of a thread: class
+  word ``signature``), ``exclude_poster_stats`` (a member's title and stats beside each post:
+  ``userExtras``, ``userTitle``, ``user-stats`` ...); class strings that name the content itself (``article-body``,
   ``entry-content``, ...) and embedded posts (tweets etc.) are never matched;
 * by section heading text ("Related articles", "More from ...", "Comments", "Share this",
   "Sign up ..."): the section (or the heading and the block after it);
@@ -60,7 +63,8 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   ``exclude_duplicate`` for a caption or leaf block whose text repeats an earlier one
   (captions: same first 60 characters), and, after the vote, for an element holding two or
   more blocks whose whole text (100+ characters) repeats an earlier sibling's with no
-  heading between them (responsive copies of one section; see
+  heading between them, or nearly repeats it (90% of the 4-token shingles shared, the same
+  numbers in the same order, no code) (responsive copies of one section; see
   ``blocks._drop_repeated_siblings``);
 * ``separate_items`` (last): two sibling elements that are neither blocks nor inline
   formatting and meet word-to-word without whitespace get a space between them, so the
@@ -98,6 +102,9 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   with their promotional title and description (captions included);
 * ``exclude_comments`` (text form): comment-policy notices under 400 characters
   ("comments are moderated", "comment policy", Portuguese/Italian equivalents);
+* ``exclude_reviews`` (product pages, with the pattern rules): the shoppers' reviews, a
+  product page's comments (class/id words ``review``/``reviews``, ``customer-reviews``,
+  ``review-list`` ..., or ``itemprop=review``), unless the block holds over half of the text;
 * ``exclude_unvoted_tail`` (product pages, when the vote lets the own selection stand): the
   units from the first heading after the last unit another candidate keeps, when they hold
   at least 30 tokens (related products, purchase terms, footnotes; see
@@ -149,7 +156,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/21"
+EXTRACTOR_VERSION = "extract/26"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

@@ -9,7 +9,7 @@ import re
 import lxml.etree
 
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop,
-    _is_el, _rx, _squash, _text_len)
+    _TOKEN_RX, _is_el, _rx, _squash, _text_len)
 
 
 _TEASER_PREFIX_RX = _rx(
@@ -356,6 +356,23 @@ REPEAT_MIN_CHARS = 100
 #: ... and so are copies holding fewer block elements than this (a paragraph repeated in each
 #: tab of a tabbed code sample is a part of each tab, not a copy of a section)
 REPEAT_MIN_BLOCKS = 2
+#: ... a sibling sharing this share of its 4-token shingles with an earlier one (of the larger
+#: of the two sets) is a copy too
+NEAR_COPY_MIN = 0.9
+_DIGITS_RX = re.compile(r"\d+")
+
+
+def _shingle_set(entry: list) -> set:
+    """The set of 4-token shingles of ``entry[0]`` (lower-cased), kept in ``entry[1]``."""
+    if entry[1] is None:
+        toks = _TOKEN_RX.findall(entry[0].lower())
+        entry[1] = set(zip(toks, toks[1:], toks[2:], toks[3:]))
+    return entry[1]
+
+
+def _near_copy(a: set, b: set) -> bool:
+    """Two shingle sets share :data:`NEAR_COPY_MIN` of the larger one."""
+    return bool(a) and bool(b) and len(a & b) >= NEAR_COPY_MIN * max(len(a), len(b))
 
 
 def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
@@ -365,7 +382,10 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
     ``REPEAT_MIN_CHARS`` characters) equals an earlier *sibling*'s is a second copy of
     the same block (the mobile and desktop copies of a product description, one of them shown
     per screen size; a slider's cloned slide): the later copy goes, unless a heading lies
-    between them (sibling sections of a flat page may share a paragraph). Copies elsewhere in
+    between them (sibling sections of a flat page may share a paragraph). A near copy counts
+    too: :data:`NEAR_COPY_MIN` of the shingles shared, the same numbers in the same order and no
+    code in either (a page builder's variants differ by a label; a pricing tier differs in its
+    price, a tab of a code sample in its code). Copies elsewhere in
     the page are not touched: the same feature list under each tier of a pricing table, the same
     criteria under each card of a comparison sit in cards whose texts differ. Removed text is
     appended to ``removed`` as ``("exclude_duplicate", text)``."""
@@ -391,16 +411,32 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
         kids = [c for c in parent if _is_el(c)]
         copyable = [kid in copyable_els for kid in kids]
         seen: set[str] = set()
+        near: list[list] = []  # [text, its 4-token shingles once needed, holds no code] for seen
         for child, blocks in zip(kids, copyable):
             headed = child.tag in _HEADINGS or any(True for _ in child.iter(*_HEADINGS))
             if not headed and not blocks:
                 continue  # neither starts a section nor can be a copy: its text is not needed
             t = _squash(child.text_content())
-            if headed and t not in seen:
+            copy = t in seen
+            mine = [t, None]
+            if not copy and blocks and len(t) >= REPEAT_MIN_CHARS and near and \
+                    not any(True for _ in child.iter("pre", "code")):
+                # a near copy: a responsive variant that differs by a label or a line break,
+                # with the same numbers in the same order (the tiers of a pricing table differ
+                # in their prices, the tabs of a code sample in their code: neither is a copy)
+                digits = _DIGITS_RX.findall(t)
+                for other in near:
+                    if NEAR_COPY_MIN * max(len(t), len(other[0])) <= min(len(t), len(other[0])) and \
+                            other[2] and digits == _DIGITS_RX.findall(other[0]) and \
+                            _near_copy(_shingle_set(other), _shingle_set(mine)):
+                        copy = True
+                        break
+            if headed and not copy:
                 seen = set()  # a new section: a repeat after a heading is that section's own text
+                near = []
             if len(t) < REPEAT_MIN_CHARS or not blocks:
                 continue
-            if t in seen:
+            if copy:
                 if removed is not None:
                     removed.append(("exclude_duplicate", t[:300]))
                 inside_gone.update(child.iterdescendants())
@@ -408,6 +444,7 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
                 fired.add("exclude_duplicate")
             else:
                 seen.add(t)
+                near.append(mine + [not any(True for _ in child.iter("pre", "code"))])
 
 
 def _holding_blocks(root: lxml.etree._Element, k: int) -> set:

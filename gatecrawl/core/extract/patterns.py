@@ -34,6 +34,9 @@ _PATTERN_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("exclude_author_bio", _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|contributor-?bio")),
     ("exclude_tags", _rx(r"(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|post-?tags|categories|keywords|topics)(?:$|[\s_-])")),
     ("exclude_footer", _rx(r"(?:^|[\s_-])(?:footer|site-?footer|page-?footer|copyright|colophon)(?:$|[\s_-])")),
+    ("exclude_signature", _rx(r"(?:^|[\s_-])signatures?(?:$|[\s_-])")),
+    ("exclude_poster_stats", _rx(r"(?:^|[\s_-])(?:user-?extras|user-?title|user-?stats|member-?stats|"
+                                 r"poster-?stats|author-?stats)(?:$|[\s_-])")),
 )
 _TAG_RULES = {
     "nav": "exclude_nav",
@@ -336,6 +339,26 @@ def _drop_teaser_lists(root, total, protected, fired) -> None:
         if teasers >= 3 and teasers >= 0.6 * len(items):
             _drop(el)
             fired.add("exclude_related")
+
+
+#: class/id words of a product page's reviews block (and ``itemprop="review"``)
+_REVIEWS_RX = _rx(r"(?:^|[\s_-])(?:reviews?|user-?reviews|customer-?reviews|product-?reviews|"
+                  r"review-?list|reviews-?list|ratings-?reviews)(?:$|[\s_-])")
+_REVIEW_CANDIDATES = lxml.etree.XPath(".//*[@class or @id or @itemprop]")
+
+
+def _drop_reviews(root: lxml.etree._Element, fired: set[str]) -> None:
+    """``exclude_reviews`` (product pages only): the shoppers' reviews are the comments of a
+    product page, not its description; a block holding more than half of ``root``'s text
+    stays (a wrapper that names the page's reviews)."""
+    total = max(1, _text_len(root))
+    for el in _REVIEW_CANDIDATES(root):
+        if el is root or el.getparent() is None:
+            continue
+        if (_REVIEWS_RX.search(_attrs(el)) is not None or (el.get("itemprop") or "").strip().lower() == "review") \
+                and _text_len(el) <= 0.5 * total:
+            _drop(el)
+            fired.add("exclude_reviews")
 
 
 def _recipe_exclude(root: lxml.etree._Element, exclude_selectors, fired: set[str]) -> None:

@@ -28,7 +28,7 @@ _HIDDEN_CLASS = re.compile(
     r"screenreader|screen-reader-only|show-for-sr|element-invisible|element-hidden|a11y-hidden|"
     r"assistive-text|u-visually-hidden|is-visually-hidden|off-screen|"
     r"offscreen|is-hidden|u-hidden|print-only|print-header|visible-print|show-for-print|"
-    r"d-print-block)(?:\s|$)", re.I)
+    r"d-print-block|w-condition-invisible)(?:\s|$)", re.I)
 
 
 def _is_hidden(el: lxml.etree._Element) -> bool:

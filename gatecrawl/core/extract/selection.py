@@ -13,7 +13,7 @@ from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, 
 from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
-from gatecrawl.core.extract.patterns import _clean_patterns, _protected_blocks, _recipe_exclude
+from gatecrawl.core.extract.patterns import _clean_patterns, _drop_reviews, _protected_blocks, _recipe_exclude
 from gatecrawl.core.extract.links import _clean_links
 from gatecrawl.core.extract.blocks import (_drop_ad_labels, _drop_author_bios,
     _drop_calls_to_action, _drop_inline_teasers, _drop_media_and_policy, _drop_popovers,
@@ -186,6 +186,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         _recipe_exclude(body, exclude_selectors, fired)
         _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip,
                         text_chars=None if exclude_selectors else page_chars)
+        if guess.type == "product":
+            _drop_reviews(body, fired)
         scores = _Scores(body)
         best = scores.best(body)
         if best is not None:
@@ -241,6 +243,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if rule == "recipe_selector":
         _recipe_exclude(root, exclude_selectors, fired)
         _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip)
+        if guess.type == "product":
+            _drop_reviews(root, fired)
     _clean_links(root, fired, skip)
     protected = _protected_blocks(root, fired)  # also records the keep rules that apply
     _drop_popovers(root, fired)
