@@ -118,15 +118,22 @@ def _chrome_candidate(node) -> bool:
     tag = tag.lower()
     if tag in _NEVER_CHROME:
         return False
-    role = (node.get("role") or "").lower()
-    if role == "main":
-        return False
-    if tag in _CHROME_TAGS or role in _CHROME_ROLES:
+    get = node.get
+    role = get("role")
+    if role:
+        role = role.lower()
+        if role == "main":
+            return False
+        if role in _CHROME_ROLES:
+            return True
+    if tag in _CHROME_TAGS:
         return True
     if tag in ("header", "footer"):
         # An article's own header (title, byline) or footer is content, not chrome.
         return not any(isinstance(a.tag, str) and a.tag.lower() in ("article", "main") for a in node.iterancestors())
-    ident = " ".join(filter(None, (node.get("id"), node.get("class"))))
+    ident, cls = get("id"), get("class")  # "id class", either left out when missing or empty
+    if cls:
+        ident = f"{ident} {cls}" if ident else cls
     return bool(ident) and _banner_ident(ident)
 
 

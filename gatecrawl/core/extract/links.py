@@ -23,6 +23,22 @@ _COOKIE_TEXT_RX = _rx(r"\bcookies?\b.{0,120}\b(?:website|site|browsing|experienc
                       r"|processing of my personal data")
 
 
+#: words one of which every match of ``_LEGAL_RX`` (``_STRONG_LEGAL_RX``, ``_COOKIE_TEXT_RX``)
+#: holds, in ``_fold``ed text
+_LEGAL_WORDS = ("©", "(c) ", "all rights reserved", "terms ", "privacy policy", "cookie policy")
+_STRONG_LEGAL_WORDS = ("all rights reserved", "registered trademark", "for your personal, non-commercial use",
+                       "have not been evaluated by the food and drug")
+_COOKIE_WORDS = ("cookie", "processing of my personal data")
+
+
+def _fold(text: str) -> str:
+    """``text`` case-folded the way the case-blind patterns here match it, one character for
+    one (so a part of a text folds to a part of the folded text): lower-cased, with the
+    non-ASCII letters those patterns take for ASCII ones written as those (U+0130 and U+0131
+    as ``i``, U+017F as ``s``; U+212A lower-cases to ``k``)."""
+    return text.replace("\u0130", "i").lower().replace("\u0131", "i").replace("\u017f", "s")
+
+
 def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset()) -> None:
     """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
     repeated blocks (a caption or teaser that appears twice is kept once)."""
@@ -50,7 +66,13 @@ def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = f
     # Measured once, before the loop: an element's text changes only when something inside it
     # is removed, and elements are visited in document order (a removal comes after the
     # element's own visit), so the figures hold at each visit.
-    cands = list(root.iter("p", "div", "small", "span"))
+    # An element's text is a part of the root's: a pattern none of whose words the root's text
+    # holds matches no element's (one search over the root, not one per element).
+    whole = _fold(root.text_content())
+    cookie = any(w in whole for w in _COOKIE_WORDS)
+    legal = any(w in whole for w in _LEGAL_WORDS)
+    strong = any(w in whole for w in _STRONG_LEGAL_WORDS)
+    cands = list(root.iter("p", "div", "small", "span")) if cookie or legal or strong else []
     short = _short_lengths(cands, 700)
     for el in cands:
         if el is root or el.getparent() is None:
@@ -59,13 +81,13 @@ def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = f
         if not n:  # empty, or 700 characters or more
             continue
         txt = el.text_content()
-        if n < 500 and _COOKIE_TEXT_RX.search(txt):
+        if cookie and n < 500 and _COOKIE_TEXT_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
                 continue
             _drop(el)
             fired.add("exclude_cookie_banner")
             continue
-        if n < 200 and _LEGAL_RX.search(txt) or _STRONG_LEGAL_RX.search(txt):
+        if legal and n < 200 and _LEGAL_RX.search(txt) or strong and _STRONG_LEGAL_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
                 continue
             _drop(el)
