@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
+from gatecrawl.core.extract.dom import (_attrs, _drop, _is_el, _rx, _short_lengths, _squash,
     _text_len, collapsed_menu_chars)
 
 
@@ -101,12 +101,18 @@ def _classify_attrs(a: str) -> str | None:
     return None
 
 
+#: words one of which every match of ``_KEEP_ANY_LRX`` holds (a substring test per word is
+#: cheaper than the pattern's scan, and most class strings hold none)
+_KEEP_WORDS = ("caption", "credit", "byline", "by-line", "author", "date", "timestamp", "published",
+               "posted-on", "entry-meta", "article-meta")
+
+
 @functools.lru_cache(maxsize=65536)
 def _keep_kind(a: str) -> str | None:
     if not a:
         return None
     a = a.lower()
-    if not _KEEP_ANY_LRX.search(a):
+    if not any(w in a for w in _KEEP_WORDS) or not _KEEP_ANY_LRX.search(a):
         return None
     if _CAPTION_LRX.search(a):
         return "caption"
@@ -145,10 +151,13 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> dict:
     for el in root.iter("figcaption", "caption"):
         protected[el] = "caption"
         fired.add("keep_caption")
-    for el in _ATTR_CANDIDATES(root):
-        if el is root:
+    keep_kind = _keep_kind
+    for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
+        get = el.get
+        cls, ident = get("class"), get("id")
+        if cls is None and ident is None:
             continue
-        kind = _keep_kind(_attrs(el))
+        kind = keep_kind(f"{cls or ''} {ident or ''}".strip())  # (``_attrs``)
         if kind is None:
             continue
         if kind == "caption" and _text_len(el) < 600:
