@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop,
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop, _holding_blocks,
     _TOKEN_RX, _is_el, _rx, _squash, _text_len)
 
 
@@ -445,26 +445,3 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
             else:
                 seen.add(t)
                 near.append(mine + [not any(True for _ in child.iter("pre", "code"))])
-
-
-def _holding_blocks(root: lxml.etree._Element, k: int) -> set:
-    """The elements of ``root`` (itself included) holding at least ``k`` block elements
-    (``_BLOCKS``) below them, ``k`` >= 1: each block counted for its ancestors, bottom-up,
-    an ancestor's count only until it reaches ``k`` (all of its own ancestors have reached
-    it too then)."""
-    counts: dict = {}
-    full: set = set()
-    for b in root.iter(*_BLOCKS):
-        if b is root:
-            continue
-        for anc in b.iterancestors():
-            if anc in full:
-                break
-            n = counts.get(anc, 0) + 1
-            if n >= k:
-                full.add(anc)
-            else:
-                counts[anc] = n
-            if anc is root:
-                break
-    return full

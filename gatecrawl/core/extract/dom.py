@@ -200,3 +200,26 @@ def _short_lengths(els: list, limit: int) -> dict:
             long_.add(x)
             x = x.getparent()
     return out
+
+
+def _holding_blocks(root: lxml.etree._Element, k: int) -> set:
+    """The elements of ``root`` (itself included) holding at least ``k`` block elements
+    (``_BLOCKS``) below them, ``k`` >= 1: each block counted for its ancestors, bottom-up,
+    an ancestor's count only until it reaches ``k`` (all of its own ancestors have reached
+    it too then)."""
+    counts: dict = {}
+    full: set = set()
+    for b in root.iter(*_BLOCKS):
+        if b is root:
+            continue
+        for anc in b.iterancestors():
+            if anc in full:
+                break
+            n = counts.get(anc, 0) + 1
+            if n >= k:
+                full.add(anc)
+            else:
+                counts[anc] = n
+            if anc is root:
+                break
+    return full

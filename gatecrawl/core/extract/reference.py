@@ -10,7 +10,7 @@ import lxml.etree
 import lxml.html
 
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_match, _attrs,
-    _drop, _is_el, _rx, _squash, block_text)
+    _drop, _holding_blocks, _is_el, _rx, _squash, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
 from gatecrawl.core.agreement import _shingles
 
@@ -67,27 +67,12 @@ def _reference_text(root: lxml.etree._Element) -> str | None:
         return None
 
 
-def _block_holders(root: lxml.etree._Element) -> set:
-    """The elements of ``root`` (itself included) that hold a block element, marked bottom-up
-    in one pass (each ancestor once)."""
-    holds_block: set = set()
-    for d in root.iter(*_BLOCKS):
-        if d is root:
-            continue
-        for anc in d.iterancestors():
-            if anc in holds_block:
-                break
-            holds_block.add(anc)
-            if anc is root:
-                break
-    return holds_block
-
 
 def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> list:
     """The text units under ``root`` in document order: leaf blocks (paragraphs, list items,
     headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
     units: list = []
-    holds_block = _block_holders(root)
+    holds_block = _holding_blocks(root, 1)
 
     def collect(el) -> None:
         for child in el:
@@ -107,7 +92,7 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
     its block children) in ``<p>`` elements, so that every piece of text belongs to a unit
     the candidates can vote on (``wrap_loose_text``). Text-only and inline-only elements are
     left as they are."""
-    holds_block = _block_holders(root)
+    holds_block = _holding_blocks(root, 1)
     for el in [e for e in root.iter() if e in holds_block]:
         if el.tag in ("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"):
             continue
