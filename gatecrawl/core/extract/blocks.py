@@ -8,6 +8,7 @@ import re
 
 import lxml.etree
 
+from gatecrawl.core.agreement import _shingles
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop, _holding_blocks,
     _TOKEN_RX, _is_el, _rx, _squash, _text_len)
 
@@ -362,11 +363,11 @@ NEAR_COPY_MIN = 0.9
 _DIGITS_RX = re.compile(r"\d+")
 
 
-def _shingle_set(entry: list) -> set:
-    """The set of 4-token shingles of ``entry[0]`` (lower-cased), kept in ``entry[1]``."""
+def _cached_shingles(entry: list) -> set:
+    """The 4-token shingles (``agreement._shingles``) of ``entry[0]`` lower-cased, computed
+    once and kept in ``entry[1]``."""
     if entry[1] is None:
-        toks = _TOKEN_RX.findall(entry[0].lower())
-        entry[1] = set(zip(toks, toks[1:], toks[2:], toks[3:]))
+        entry[1] = _shingles(_TOKEN_RX.findall(entry[0].lower()))
     return entry[1]
 
 
@@ -418,9 +419,9 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
                 continue  # neither starts a section nor can be a copy: its text is not needed
             t = _squash(child.text_content())
             copy = t in seen
-            mine = [t, None]
-            if not copy and blocks and len(t) >= REPEAT_MIN_CHARS and near and \
-                    not any(True for _ in child.iter("pre", "code")):
+            codeless = blocks and len(t) >= REPEAT_MIN_CHARS and not any(True for _ in child.iter("pre", "code"))
+            mine = [t, None, codeless]
+            if not copy and codeless and near:
                 # a near copy: a responsive variant that differs by a label or a line break,
                 # with the same numbers in the same order (the tiers of a pricing table differ
                 # in their prices, the tabs of a code sample in their code: neither is a copy)
@@ -428,7 +429,7 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
                 for other in near:
                     if NEAR_COPY_MIN * max(len(t), len(other[0])) <= min(len(t), len(other[0])) and \
                             other[2] and digits == _DIGITS_RX.findall(other[0]) and \
-                            _near_copy(_shingle_set(other), _shingle_set(mine)):
+                            _near_copy(_cached_shingles(other), _cached_shingles(mine)):
                         copy = True
                         break
             if headed and not copy:
@@ -444,4 +445,4 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
                 fired.add("exclude_duplicate")
             else:
                 seen.add(t)
-                near.append(mine + [not any(True for _ in child.iter("pre", "code"))])
+                near.append(mine)
