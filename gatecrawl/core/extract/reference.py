@@ -73,17 +73,18 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> l
     headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
     units: list = []
     holds_block = _holding_blocks(root, 1)
-
-    def collect(el) -> None:
-        for child in el:
+    stack = [iter(root)]  # iterative walk: a nested function calling itself makes a cycle
+    while stack:
+        for child in stack[-1]:
             if not _is_el(child):
                 continue
             if child.tag in atomic or child not in holds_block:
                 units.append(child)
             else:
-                collect(child)
-
-    collect(root)
+                stack.append(iter(child))
+                break
+        else:
+            stack.pop()
     return units
 
 

@@ -35,6 +35,38 @@ def _label_paragraph(el: lxml.etree._Element, tag: str) -> None:
         _wrap_children(el, tag)
 
 
+def _text_para(text: str | None, items: list) -> None:
+    if text and text.strip():
+        p = lxml.html.Element("p")
+        p.text = text
+        items.append(p)
+
+
+def _holds_terms(node: lxml.etree._Element) -> bool:
+    stack = list(node)
+    while stack:
+        d = stack.pop()
+        if d.tag in ("dt", "dd"):
+            return True
+        if d.tag != "dl":  # a nested list's terms are its own
+            stack.extend(d)
+    return False
+
+
+def _dl_items(node: lxml.etree._Element, items: list) -> None:
+    """Append the items of a ``<dl>`` (or of a ``div`` group inside it) to ``items``: children
+    in order, ``div`` groups opened, stray text as paragraphs. (Module functions, not nested
+    ones: a nested function calling itself would keep the tree alive in a reference cycle.)"""
+    _text_para(node.text, items)
+    for child in list(node):
+        tail, child.tail = child.tail, None
+        if child.tag == "div" and _holds_terms(child):
+            _dl_items(child, items)
+        elif isinstance(child.tag, str):
+            items.append(child)
+        _text_para(tail, items)
+
+
 def _prepare_definition_lists(work: lxml.etree._Element) -> None:
     for dl in list(work.iter("dl")):
         if dl.getparent() is None and dl is not work:
@@ -42,34 +74,7 @@ def _prepare_definition_lists(work: lxml.etree._Element) -> None:
         # Children in order; ``div`` groups (HTML allows them around dt/dd) are opened, stray
         # text becomes a paragraph.
         items: list[lxml.etree._Element] = []
-
-        def text_para(text: str | None) -> None:
-            if text and text.strip():
-                p = lxml.html.Element("p")
-                p.text = text
-                items.append(p)
-
-        def holds_terms(node: lxml.etree._Element) -> bool:
-            stack = list(node)
-            while stack:
-                d = stack.pop()
-                if d.tag in ("dt", "dd"):
-                    return True
-                if d.tag != "dl":  # a nested list's terms are its own
-                    stack.extend(d)
-            return False
-
-        def collect(node: lxml.etree._Element) -> None:
-            text_para(node.text)
-            for child in list(node):
-                tail, child.tail = child.tail, None
-                if child.tag == "div" and holds_terms(child):
-                    collect(child)
-                elif isinstance(child.tag, str):
-                    items.append(child)
-                text_para(tail)
-
-        collect(dl)
+        _dl_items(dl, items)
         groups: list[tuple[list, list]] = []
         state = ""
         for item in items:

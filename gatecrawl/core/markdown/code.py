@@ -38,23 +38,24 @@ def _code_language(pre: lxml.etree._Element) -> str:
     return ""
 
 
+def _collect_code(node: lxml.etree._Element, out: list[str]) -> None:
+    # Recursion depth is bounded by htmlparse.MAX_DEPTH. (A module function: a nested function
+    # that calls itself would make a reference cycle on every call.)
+    if node.text:
+        out.append(node.text)
+    for child in node:
+        if isinstance(child.tag, str):
+            if child.tag == "br":
+                out.append("\n")
+            elif child.tag not in ("script", "style"):
+                _collect_code(child, out)
+        if child.tail:
+            out.append(child.tail)
+
+
 def _code_text(pre: lxml.etree._Element) -> str:
     out: list[str] = []
-
-    def walk(node: lxml.etree._Element) -> None:
-        # Iterative-equivalent depth is bounded by htmlparse.MAX_DEPTH.
-        if node.text:
-            out.append(node.text)
-        for child in node:
-            if isinstance(child.tag, str):
-                if child.tag == "br":
-                    out.append("\n")
-                elif child.tag not in ("script", "style"):
-                    walk(child)
-            if child.tail:
-                out.append(child.tail)
-
-    walk(pre)
+    _collect_code(pre, out)
     text = _SENTINELS.sub("", "".join(out)).replace("\r\n", "\n").replace("\r", "\n")
     text = re.sub(r"\A(?:[ \t]*\n)+", "", text)
     return text.rstrip()

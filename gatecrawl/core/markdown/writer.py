@@ -75,18 +75,27 @@ def get_text(el) -> str:
     """The element's strings joined (texts under ``rt``, ``rp``, ``style``, ``script``,
     ``template`` left out, as a bs4 ``get_text`` leaves them out)."""
     out: list[str] = []
-
-    def walk(node, skip: bool) -> None:
-        if node.text and not skip:
-            out.append(node.text)
-        for child in node:
-            if isinstance(child.tag, str):
-                walk(child, child.tag in _OTHER_STRINGS)
-            if child.tail and not skip:
-                out.append(child.tail)
-
-    walk(el, isinstance(el.tag, str) and el.tag in _OTHER_STRINGS)
+    _collect_text(el, isinstance(el.tag, str) and el.tag in _OTHER_STRINGS, out)
     return "".join(out)
+
+
+def _collect_text(node, skip: bool, out: list[str]) -> None:
+    # (a module function, not a nested one: a nested function that calls itself is a cycle)
+    if node.text and not skip:
+        out.append(node.text)
+    for child in node:
+        if isinstance(child.tag, str):
+            _collect_text(child, child.tag in _OTHER_STRINGS, out)
+        if child.tail and not skip:
+            out.append(child.tail)
+
+
+def _heading_rule(n: int):
+    """The rule of ``<hN>``: ``convert_hN`` with the level ``n`` bound (a function of the writer,
+    like the class's own rules, see ``MarkdownWriter._rule``)."""
+    def rule(writer, el, text: str, parent_tags: frozenset) -> str:
+        return writer.convert_hN(n, el, text, parent_tags)
+    return rule
 
 
 class MarkdownWriter:
@@ -111,18 +120,21 @@ class MarkdownWriter:
 
     # -- rule lookup
     def _rule(self, name: str):
+        """The rule for tag ``name`` as a plain function taking the writer first (or None). The
+        cache holds functions of the class, never bound methods or closures over ``self``: those
+        would tie the writer (and the tree its rules keep) into a reference cycle that only the
+        garbage collector frees."""
         try:
             return self._fns[name]
         except KeyError:
             pass
         lname = name.lower()
-        fn = getattr(self, "convert_%s" % _FN_NAME.sub("_", lname), None)  # (see ``write``)
+        fn = getattr(type(self), "convert_%s" % _FN_NAME.sub("_", lname), None)  # (see ``write``)
         if fn is None or not callable(fn):
             fn = None
             m = _HEADING.match(lname)
             if m:
-                n = int(m.group(1))
-                fn = lambda el, text, parent_tags, n=n: self.convert_hN(n, el, text, parent_tags)  # noqa: E731
+                fn = _heading_rule(int(m.group(1)))
         self._fns[name] = fn
         return fn
 
@@ -188,7 +200,7 @@ class MarkdownWriter:
             text = "".join(strings)
         fn = self._rule(name)
         if fn is not None:
-            text = fn(el, text, parent_tags)
+            text = fn(self, el, text, parent_tags)
         return text
 
     def process_text(self, text: str, prev, nxt, nodes: list, i: int, parent, parent_inside: bool,
