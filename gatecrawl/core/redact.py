@@ -93,6 +93,10 @@ _SECRET_WORDS = ("token", "secret", "pass", "pwd", "key", "credential", "signatu
                  "session", "sessid", "csrf", "xsrf", "jwt", "bearer")
 _AUTH_WORDS = ("bearer", "basic", "digest", "token", "negotiate", "ntlm")
 _HEADER_WORDS = ("authorization", "cookie", "x-api-key")
+# The same word lists as one pattern each: a single scan of the text instead of one per word.
+_AUTH_WORD = re.compile("|".join(map(re.escape, _AUTH_WORDS)))
+_HEADER_WORD = re.compile("|".join(map(re.escape, _HEADER_WORDS)))
+_SECRET_WORD = re.compile("|".join(map(re.escape, _SECRET_WORDS)))
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -181,11 +185,11 @@ def _redact_quoted(text: str) -> str:
 
 def _redact_free(text: str) -> str:
     low = text.lower()
-    if any(w in low for w in _AUTH_WORDS):
+    if _AUTH_WORD.search(low):
         text = _AUTH_SCHEME.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
-    if any(w in low for w in _HEADER_WORDS):
+    if _HEADER_WORD.search(low):
         text = _INLINE_HEADER.sub(lambda m: m.group(1) + m.group(2) + REDACTED, text)
-    if any(w in low for w in _SECRET_WORDS):
+    if _SECRET_WORD.search(low):
         text = _redact_quoted(text)
         if "=" in text or ":" in text:
             text = _redact_bare(text)
@@ -263,15 +267,21 @@ def _own_vocabulary() -> frozenset:
 
 
 def _secret_key(k: Any) -> bool:
-    return isinstance(k, str) and is_secret_name(k) and k not in _own_vocabulary()
+    return isinstance(k, str) and _secret_key_name(k)
+
+
+@lru_cache(maxsize=4096)
+def _secret_key_name(k: str) -> bool:
+    # Cached: a packet's keys are the same few hundred names packet after packet.
+    return is_secret_name(k) and k not in _own_vocabulary()
 
 
 def redact_obj(obj: Any) -> Any:
     """Recursively redact a JSON-like object: values under secret keys, URLs and free text."""
-    if isinstance(obj, Mapping):
+    if isinstance(obj, str):  # the common cases first: the Mapping test is a slow ABC check
+        return redact_text(obj)
+    if isinstance(obj, (dict, Mapping)):
         return {k: (REDACTED if _secret_key(k) else redact_obj(v)) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [redact_obj(x) for x in obj]
-    if isinstance(obj, str):
-        return redact_text(obj)
     return obj
