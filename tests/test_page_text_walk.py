@@ -75,9 +75,10 @@ _CASES = [
 
 def test_page_index_names_what_the_tests_per_element_name():
     """PageIndex: the chrome candidates are the elements _chrome_candidate holds for, the app
-    roots the ones the XPath scan with the per-element test named (documents and cases)."""
+    roots the ones the XPath scan with the per-element test named, the form fields the inputs
+    and selects a scan finds (documents and cases)."""
     docs = _docs() + [parse_html(c.encode("utf-8"), content_type="text/html; charset=utf-8") for c in _CASES]
-    found = apps = 0
+    found = apps = fields = 0
     for doc in docs:
         index = PageIndex(doc)
         expected = {el for el in doc.iter() if page._chrome_candidate(el)}
@@ -85,9 +86,11 @@ def test_page_index_names_what_the_tests_per_element_name():
         roots = [el for el in _APP_ROOT_XPATH(doc) if (el.get("id") or "").lower() in pageindex._APP_ROOT_IDS
                  or el.get("data-reactroot") is not None or el.get("ng-app") is not None]
         assert index.app_roots == roots
+        assert index.form_fields == list(doc.iter("input", "select"))
+        fields += len(index.form_fields)
         found += len(expected)
         apps += len(roots)
-    assert found > 100 and apps >= 3
+    assert found > 100 and apps >= 3 and fields > 10
 
 
 def test_measure_page_one_walk_equals_two_walks():

@@ -113,7 +113,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     packet.required_fields_found = sum(1 for f in recipe.required_fields if fields.get(f))
 
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
-    has_password = has_password_form(doc)
+    has_password = has_password_form(doc, index=index)
     paywall = find_paywall(doc)
     html_text = source_html if source_html is not None else challenge_text(body)
     rendered = fetch.reader == "render"

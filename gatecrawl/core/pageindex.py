@@ -70,7 +70,8 @@ class PageIndex:
 
     ``idents``: the id and class values (``_Values``); ``roles``: the role values; ``chrome_tags``:
     the nav, aside, header and footer elements; ``app_roots``: the elements whose id (in lower
-    case) is an app root's or that carry ``data-reactroot`` or ``ng-app``; all in document order.
+    case) is an app root's or that carry ``data-reactroot`` or ``ng-app``; ``form_fields``: the
+    input and select elements (what ``doc.iter("input", "select")`` gives); all in document order.
     It reads attributes and those tags only: renaming other elements (the <noscript> view's
     ``div``) leaves it true."""
 
@@ -81,6 +82,7 @@ class PageIndex:
         role_owners: list = []
         chrome_tags: list = []
         app_roots: list = []
+        form_fields: list = []
         for el in doc.iter(lxml.etree.Element):
             get = el.get
             ident = get("id")
@@ -95,8 +97,11 @@ class PageIndex:
             if role is not None:
                 roles.append(role)
                 role_owners.append(el)
-            if el.tag.lower() in _CHROME_TAG_NAMES:
+            tag = el.tag
+            if tag.lower() in _CHROME_TAG_NAMES:
                 chrome_tags.append(el)
+            elif tag == "input" or tag == "select":
+                form_fields.append(el)
             if ((ident is not None and ident.lower() in _APP_ROOT_IDS) or get("data-reactroot") is not None
                     or get("ng-app") is not None):
                 app_roots.append(el)
@@ -104,5 +109,6 @@ class PageIndex:
         self.roles = _Values(roles, role_owners)
         self.chrome_tags = chrome_tags
         self.app_roots = app_roots
+        self.form_fields = form_fields
         #: the chrome candidates, once taken (``gatecrawl.core.page.chrome_candidates``)
         self.chrome: frozenset | None = None

@@ -73,8 +73,16 @@ def find_paywall(doc: HtmlElement) -> Paywall | None:
     return Paywall(selectors=tuple(sorted(selectors)), paywalled_chars=held)
 
 
-def has_password_form(doc: HtmlElement) -> bool:
-    return any((i.get("type") or "").strip().lower() == "password" for i in doc.iter("input"))
+def _form_fields(doc: HtmlElement, index: PageIndex | None, *tags: str):
+    """The input or select elements of ``doc`` (``tags``), in document order; read from the
+    document's ``PageIndex`` when the caller has it (no scan of the document)."""
+    if index is None:
+        return doc.iter(*tags)
+    return [el for el in index.form_fields if el.tag in tags]
+
+
+def has_password_form(doc: HtmlElement, *, index: PageIndex | None = None) -> bool:
+    return any((i.get("type") or "").strip().lower() == "password" for i in _form_fields(doc, index, "input"))
 
 
 # --- interstitials: consent walls, age checks, search pages, paywall containers -----------------
@@ -218,9 +226,9 @@ def paywall_container(doc: HtmlElement, *, index: PageIndex | None = None) -> di
 _QUERY_NAMES = {"q", "query", "s", "search", "keyword", "keywords", "k", "term", "text", "searchterm", "search_query"}
 
 
-def search_query_shown(doc: HtmlElement) -> bool:
+def search_query_shown(doc: HtmlElement, *, index: PageIndex | None = None) -> bool:
     """True when the page echoes a search: a search or query input that holds a value."""
-    for el in doc.iter("input"):
+    for el in _form_fields(doc, index, "input"):
         typ = (el.get("type") or "text").strip().lower()
         if typ not in ("text", "search", ""):
             continue
@@ -260,14 +268,14 @@ def choice_controls(doc: HtmlElement) -> int:
     return n
 
 
-def birth_date_form(doc: HtmlElement) -> bool:
+def birth_date_form(doc: HtmlElement, *, index: PageIndex | None = None) -> bool:
     """True when the page asks for a date of birth (a select or input named for it, or a day
     select of 28-31 options next to a year select)."""
-    for el in doc.iter("select", "input"):
+    for el in _form_fields(doc, index, "select", "input"):
         name = " ".join(filter(None, (el.get("name"), el.get("id")))).lower()
         if re.search(r"birth|(^|[\s_-])dob($|[\s_-])|geburt|naissance|nacimiento", name):
             return True
-    sizes = [len(s.findall(".//option")) for s in doc.iter("select")]
+    sizes = [len(s.findall(".//option")) for s in _form_fields(doc, index, "select")]
     return any(28 <= n <= 32 for n in sizes) and len(sizes) >= 2
 
 
@@ -281,7 +289,7 @@ def page_signals(doc: HtmlElement, *, index: PageIndex | None = None, body_text:
         "document_title": norm_space(t.text_content()) if t is not None else "",
         "consent": consent_dialog(doc, index=index, body_text=body_text),
         "paywall_container": paywall_container(doc, index=index),
-        "search_query_shown": search_query_shown(doc),
+        "search_query_shown": search_query_shown(doc, index=index),
         "choice_controls": choice_controls(doc),
-        "birth_date_form": birth_date_form(doc),
+        "birth_date_form": birth_date_form(doc, index=index),
     }
