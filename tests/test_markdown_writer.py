@@ -41,6 +41,7 @@ def test_ordered_list_numbers_from_its_start_and_nested_lists_indent():
 @pytest.mark.parametrize("body, content_type, gone", [
     (b"<p>one\x01two</p>", "text/html; charset=utf-8", "\x01"),
     (b"<p>one\xef\xbf\xbetwo</p>", "text/html; charset=utf-8", "\ufffe"),
+    (b"<p>one\xef\xbf\xbftwo\xe2\x80\x94</p>", "text/html; charset=utf-8", "\uffff"),
     (b"<p>one\x0btwo\xe9</p>", "text/html; charset=windows-1252", "\x0b"),
 ])
 def test_xml_invalid_characters_are_removed_on_every_decoding_path(body, content_type, gone):

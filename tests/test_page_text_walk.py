@@ -6,8 +6,12 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
+import lxml.etree
+
 from gatecrawl.core import page
 from gatecrawl.core.htmlparse import parse_html
+from gatecrawl.core import pageindex
+from gatecrawl.core.pageindex import PageIndex
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = Path("/work/shared/bench/article-extraction/html")
@@ -57,3 +61,45 @@ def test_iterative_walk_equals_the_recursive_one_on_every_element():
         assert page._iter_text(body, chrome) == _recursive(body, chrome)
         assert page._iter_text(body, chrome_ns, invisible=page._INVISIBLE - {"noscript"}) == _recursive(body, chrome_ns, page._INVISIBLE - {"noscript"})
     assert checked > 10_000
+
+
+_APP_ROOT_XPATH = lxml.etree.XPath("descendant-or-self::*[@id or @data-reactroot or @ng-app]")
+_CASES = [
+    # letters a case-insensitive pattern matches as ASCII ones, a role in capitals, an upper-case id
+    '<div class="Coo\u212aie-bar"><a href="/">ok</a></div><div ROLE="NAVIGATION">menu</div><div id="ROOT"></div>',
+    '<div id="x\ny" class="\u0130\u0130 so\u017fial">a</div><div role="main"><header class="share">h</header></div>',
+    '<nav role="main">n</nav><aside>a</aside><footer>f</footer><article><footer>own</footer></article>',
+    '<div data-reactroot="">r</div><section ng-app="x" class="related">s</section><p>' + "text " * 300 + "</p>",
+]
+
+
+def test_page_index_names_what_the_tests_per_element_name():
+    """PageIndex: the chrome candidates are the elements _chrome_candidate holds for, the app
+    roots the ones the XPath scan with the per-element test named, the form fields the inputs
+    and selects a scan finds (documents and cases)."""
+    docs = _docs() + [parse_html(c.encode("utf-8"), content_type="text/html; charset=utf-8") for c in _CASES]
+    found = apps = fields = 0
+    for doc in docs:
+        index = PageIndex(doc)
+        expected = {el for el in doc.iter() if page._chrome_candidate(el)}
+        assert page.chrome_candidates(index) == expected
+        roots = [el for el in _APP_ROOT_XPATH(doc) if (el.get("id") or "").lower() in pageindex._APP_ROOT_IDS
+                 or el.get("data-reactroot") is not None or el.get("ng-app") is not None]
+        assert index.app_roots == roots
+        assert index.form_fields == list(doc.iter("input", "select"))
+        fields += len(index.form_fields)
+        found += len(expected)
+        apps += len(roots)
+    assert found > 100 and apps >= 3 and fields > 10
+
+
+def test_measure_page_one_walk_equals_two_walks():
+    """measure_page's one walk (chrome candidates from the PageIndex) measures what the two
+    walks with the chrome test per element measure."""
+    checked = 0
+    for doc in _docs() + [parse_html(c.encode("utf-8"), content_type="text/html; charset=utf-8") for c in _CASES]:
+        body = doc.find(".//body")
+        one, two = page.measure_page(doc), page._measure_two_walks(body)
+        assert (one, one.plain_text) == (two, two.plain_text)
+        checked += one.boilerplate_chars > 0
+    assert checked > 10

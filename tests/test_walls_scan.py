@@ -24,6 +24,25 @@ _IDENTIFIED = lxml.etree.XPath("descendant::*[@id or @class]")
 _IDENTIFIED_OR_SELF = lxml.etree.XPath("descendant-or-self::*[@id or @class]")
 
 
+def _outermost_scan(body, pred) -> list:
+    """walls._outermost as it was written before: ``pred`` asked of every element, top down,
+    not inside a match."""
+    out = []
+    stack = list(body)
+    stack.reverse()
+    while stack:
+        el = stack.pop()
+        if not isinstance(el.tag, str):
+            continue
+        if pred(el):
+            out.append(el)
+        else:
+            children = list(el)
+            children.reverse()
+            stack.extend(children)
+    return out
+
+
 def _consent_scan(doc):
     """consent_dialog as it was written before: every identified element is tested."""
     body = doc.find(".//body")
@@ -48,7 +67,7 @@ def _consent_scan(doc):
     if consent == 0:
         return None
     chrome_test = walls._chrome_test(total)
-    chrome_els = walls._outermost(body, lambda el: is_consent(el) or chrome_test(el))
+    chrome_els = _outermost_scan(body, lambda el: is_consent(el) or chrome_test(el))
     chrome = sum(len(walls.visible_text(el)) for el in chrome_els if not is_consent(el))
     ident = walls._ident(found[0])
     return {"container": f"{found[0].tag}.{ident}"[:80], "consent_chars": consent, "chrome_chars": chrome,

@@ -14,6 +14,7 @@ from gatecrawl.core.convert_packet import REMOVED_LISTED_MAX, ConversionResult, 
 from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.gate import GateThresholds, score
 from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
+from gatecrawl.core.pageindex import PageIndex
 from gatecrawl.core.pagetype import item_link_chars
 from gatecrawl.core.presence import assess_fetch, challenge_text, unique_ratio_window
 from gatecrawl.core.reasons import Reason
@@ -30,13 +31,18 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
 
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
-    page = measure_page(doc)
+    # One pass over the elements' attributes serves the text measure, the shell signals and the
+    # interstitial signals (the <noscript> view below changes nothing it reads: attributes, and
+    # the nav, aside, header and footer tags).
+    index = PageIndex(doc)
+    page = measure_page(doc, index=index)
     fields = find_fields(doc)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
     if presence is None:
         # Not assessed by the fetcher (scrapy convert, a direct convert() call): the same fetch
         # verdict the presence middleware records, on the document as served.
-        p, presence = assess_fetch(doc, recipe, url, status=fetch.http_status, body=body, measure=page, fields=dict(fields))
+        p, presence = assess_fetch(doc, recipe, url, status=fetch.http_status, body=body, measure=page, fields=dict(fields),
+                                   index=index)
         packet.fetch_gate = dict(presence)
         packet.needs_render = p.needs_render
         packet.fetch_presence_score = p.presence_score
@@ -107,7 +113,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     packet.required_fields_found = sum(1 for f in recipe.required_fields if fields.get(f))
 
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
-    has_password = has_password_form(doc)
+    has_password = has_password_form(doc, index=index)
     paywall = find_paywall(doc)
     html_text = source_html if source_html is not None else challenge_text(body)
     rendered = fetch.reader == "render"
@@ -126,7 +132,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
         has_password_field=has_password,
         page_content_chars=len(page.body_text),
         paywall=paywall.to_dict() if paywall is not None else None,
-        signals=page_signals(doc),
+        signals=page_signals(doc, index=index, body_text=page.plain_text),
         canonical=canonical_url(doc),
         fields=fields,
         needs_render=bool(presence.get("needs_render")) and fetch.capture != "plain",

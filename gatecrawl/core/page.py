@@ -6,16 +6,19 @@ Everything here reads an lxml document and never mutates it.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-import lxml.etree
 from lxml.html import HtmlElement
+
+from gatecrawl.core.pageindex import PageIndex
 
 __all__ = [
     "PageMeasure",
+    "chrome_candidates",
     "measure_page",
     "noscript_view",
     "visible_text_all",
@@ -145,6 +148,21 @@ def _chrome_candidate(node) -> bool:
     return bool(ident) and _banner_ident(ident)
 
 
+_BANNER_WORD_RE = re.compile("|".join(_BANNER_WORDS))
+#: words one of which a role that ``_chrome_candidate`` reads (``_CHROME_ROLES``) holds
+_ROLE_WORD_RE = re.compile("|".join(sorted(_CHROME_ROLES)))
+
+
+def chrome_candidates(index: PageIndex) -> frozenset:
+    """The elements of ``index``'s document that ``_chrome_candidate`` holds for (kept on the
+    index: taken once per document). It is asked only of those that can be one: a role value
+    holding a chrome role's word, a chrome tag, an id or class holding a banner word."""
+    if index.chrome is None:
+        maybe = itertools.chain(index.roles.named(_ROLE_WORD_RE), index.chrome_tags, index.idents.named(_BANNER_WORD_RE))
+        index.chrome = frozenset(el for el in maybe if _chrome_candidate(el))
+    return index.chrome
+
+
 def _holds_main(node) -> bool:
     for d in node.iterdescendants():
         if isinstance(d.tag, str) and (d.tag.lower() in ("main", "article") or (d.get("role") or "").lower() == "main"):
@@ -214,7 +232,7 @@ def visible_text_all(el: HtmlElement) -> str:
     return _text_of(el, noscript=True)
 
 
-def measure_page(doc: HtmlElement) -> PageMeasure:
+def measure_page(doc: HtmlElement, *, index: PageIndex | None = None) -> PageMeasure:
     """Visible text of the page and the part of it outside chrome (nav, banners, ...).
 
     Robust presence: an element that merely looks like chrome (a <header> the page builder
@@ -224,13 +242,14 @@ def measure_page(doc: HtmlElement) -> PageMeasure:
     is measured on that view (``noscript_text``).
 
     One walk of the body: its text pieces, each chrome candidate's span of them; the chrome
-    test (which needs the page's total) is then taken on the spans, outermost first."""
+    test (which needs the page's total) is then taken on the spans, outermost first.
+    ``index``: the document's ``PageIndex`` when the caller has it."""
     body = doc.find(".//body")
     if body is None:
         body = doc
     if not isinstance(body.tag, str) or body.tag.lower() in _INVISIBLE or _chrome_candidate(body):
         return _measure_two_walks(body)
-    pieces, spans = _text_and_spans(body, _chrome_candidate)
+    pieces, spans = _text_and_spans(body, chrome_candidates(index or PageIndex(doc)))
     plain = norm_space(" ".join(pieces))
     if _noscript_view(body, len(plain)):
         return _measure_two_walks(body)
@@ -261,10 +280,10 @@ def _chrome_span(node, held: int, total: int, noscript: bool = False) -> bool:
     return links >= WRAPPER_MAX_LINK_DENSITY * held
 
 
-def _text_and_spans(el: HtmlElement, mark, invisible=_INVISIBLE) -> tuple[list[str], list[list]]:
+def _text_and_spans(el: HtmlElement, marked, invisible=_INVISIBLE) -> tuple[list[str], list[list]]:
     """``_iter_text(el)`` (el visible) and, for every element under ``el`` that the walk reaches
-    and ``mark`` holds for, ``[element, start, end]``: its own pieces are ``pieces[start:end]``
-    (its tail after them), in document order."""
+    and that is in ``marked`` (a set), ``[element, start, end]``: its own pieces are
+    ``pieces[start:end]`` (its tail after them), in document order."""
     out: list[str] = []
     spans: list[list] = []
     append = out.append
@@ -281,7 +300,7 @@ def _text_and_spans(el: HtmlElement, mark, invisible=_INVISIBLE) -> tuple[list[s
                         append(child.tail)
                     continue
                 mine = None
-                if mark(child):
+                if child in marked:
                     mine = [child, len(out), 0]
                     spans.append(mine)
                 if child.text:
@@ -385,23 +404,18 @@ def find_fields(doc: HtmlElement) -> dict[str, str | None]:
     return {"title": title, "date": date, "author": author, "description": description}
 
 
-_APP_ROOT_IDS = {"root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application"}
 _JS_HINT = re.compile(r"(enable|turn on|requires?)\s+javascript|javascript\s+(is\s+)?(required|disabled)", re.I)
 _LOADING = re.compile(r"^\s*(loading|please wait)\W*\s*$", re.I)
 
 
-#: the only elements the app-root test can name (the rest have none of its attributes), in
-#: document order
-_APP_ROOT_CANDIDATES = lxml.etree.XPath("descendant-or-self::*[@id or @data-reactroot or @ng-app]")
-
-
-def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: str | None = None) -> list[str]:
+def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: str | None = None,
+                  index: PageIndex | None = None) -> list[str]:
     """Named signs that a page's content is built by JavaScript (an SPA shell).
-    ``body_visible_text``: ``visible_text`` of the body when the caller has it already."""
+    ``body_visible_text``: ``visible_text`` of the body when the caller has it already;
+    ``index``: the document's ``PageIndex`` when the caller has it."""
     signals: list[str] = []
-    for el in _APP_ROOT_CANDIDATES(doc):
-        ident = (el.get("id") or "").lower()
-        if (ident in _APP_ROOT_IDS or el.get("data-reactroot") is not None or el.get("ng-app") is not None) and len(visible_text(el)) < 200:
+    for el in (index or PageIndex(doc)).app_roots:
+        if len(visible_text(el)) < 200:
             signals.append("empty_app_root")
             break
     for el in doc.iter("noscript"):

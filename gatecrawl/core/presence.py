@@ -17,6 +17,7 @@ from lxml.html import HtmlElement
 from gatecrawl.core import gate as gate_mod
 from gatecrawl.core.embedded import has_embedded_data
 from gatecrawl.core.page import PageMeasure, find_fields, measure_page, shell_signals
+from gatecrawl.core.pageindex import PageIndex
 from gatecrawl.core.validate import detect_bot_challenge
 
 if TYPE_CHECKING:
@@ -60,9 +61,11 @@ class Presence:
 
 
 def assess_presence(
-    doc: HtmlElement, thresholds: gate_mod.GateThresholds, *, measure: PageMeasure | None = None, fields: dict | None = None
+    doc: HtmlElement, thresholds: gate_mod.GateThresholds, *, measure: PageMeasure | None = None, fields: dict | None = None,
+    index: PageIndex | None = None,
 ) -> Presence:
-    m = measure or measure_page(doc)
+    index = index or PageIndex(doc)
+    m = measure or measure_page(doc, index=index)
     fields = fields if fields is not None else find_fields(doc)
     verdict = gate_mod.score(
         m.body_text,
@@ -73,7 +76,7 @@ def assess_presence(
     )
     # A measure taken here is of this document as it is; one handed in is the caller's promise
     # that it still is (convert() measures, then assesses; a <noscript> view has no plain_text).
-    signals = tuple(shell_signals(doc, len(m.body_text), body_visible_text=m.plain_text))
+    signals = tuple(shell_signals(doc, len(m.body_text), body_visible_text=m.plain_text, index=index))
     # Length is the presence check that matters most: a shell with a title and a "Loading..."
     # line can score 3 of 4 and still have no content.
     lacking = (not verdict.passed) or (not verdict.checks["length"]["passed"])
@@ -94,15 +97,17 @@ def assess_fetch(
     body: bytes,
     measure: PageMeasure | None = None,
     fields: dict | None = None,
+    index: PageIndex | None = None,
 ) -> tuple[Presence, dict[str, Any]]:
     """The fetch verdict of a plain HTML response, the one both paths record (the presence
     middleware during a crawl, ``convert()`` when nothing assessed the page before it): the
     presence verdict, the bot-challenge finding, the recipe's render policy for ``url`` and, for a
     shell, the embedded data sources it carries (``embedded_sources``).
     ``body`` is the served bytes (the challenge check reads their start, decoded as UTF-8 with
-    replacement, the same way validation does). Returns the :class:`Presence` and the verdict as
-    the packet's ``fetch_gate``."""
-    presence = assess_presence(doc, gate_mod.GateThresholds.from_recipe(recipe), measure=measure, fields=fields)
+    replacement, the same way validation does). ``index``: the document's ``PageIndex`` when the
+    caller has it. Returns the :class:`Presence` and the verdict as the packet's ``fetch_gate``."""
+    presence = assess_presence(doc, gate_mod.GateThresholds.from_recipe(recipe), measure=measure, fields=fields,
+                               index=index)
     verdict = presence.to_dict()
     policy, origin = recipe.render_policy_for(url)
     verdict["bot_challenge"] = detect_bot_challenge(challenge_text(body), status, presence.body_chars)

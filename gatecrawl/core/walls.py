@@ -6,16 +6,14 @@ taken in :mod:`gatecrawl.core.validate`, against how much real content the page 
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import re
 from dataclasses import dataclass
 
-import lxml.etree
 from lxml.html import HtmlElement
 
-from gatecrawl.core.page import _chrome_test, jsonld_documents, norm_space, visible_text
+from gatecrawl.core.page import _chrome_test, chrome_candidates, jsonld_documents, norm_space, visible_text
+from gatecrawl.core.pageindex import PageIndex
 
 __all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
@@ -75,8 +73,16 @@ def find_paywall(doc: HtmlElement) -> Paywall | None:
     return Paywall(selectors=tuple(sorted(selectors)), paywalled_chars=held)
 
 
-def has_password_form(doc: HtmlElement) -> bool:
-    return any((i.get("type") or "").strip().lower() == "password" for i in doc.iter("input"))
+def _form_fields(doc: HtmlElement, index: PageIndex | None, *tags: str):
+    """The input or select elements of ``doc`` (``tags``), in document order; read from the
+    document's ``PageIndex`` when the caller has it (no scan of the document)."""
+    if index is None:
+        return doc.iter(*tags)
+    return [el for el in index.form_fields if el.tag in tags]
+
+
+def has_password_form(doc: HtmlElement, *, index: PageIndex | None = None) -> bool:
+    return any((i.get("type") or "").strip().lower() == "password" for i in _form_fields(doc, index, "input"))
 
 
 # --- interstitials: consent walls, age checks, search pages, paywall containers -----------------
@@ -124,22 +130,16 @@ def _holds_main(el) -> bool:
                for d in el.iterdescendants())
 
 
-def _outermost(body, pred) -> list:
+def _outermost(body, asked, pred) -> list:
     """The elements under ``body`` that ``pred`` holds for and that lie in no other such
-    element, in document order (``pred`` is not asked inside a match)."""
+    element, in document order; ``pred`` is asked only of the elements in ``asked`` (a set
+    holding every element it can hold for), and not inside a match."""
     out = []
-    stack = list(body)
-    stack.reverse()  # popped from the end: document order
-    while stack:
-        el = stack.pop()
-        if not isinstance(el.tag, str):
-            continue
-        if pred(el):
+    held = set()
+    for el in body.iterdescendants():
+        if el in asked and not any(a in held for a in el.iterancestors()) and pred(el):
             out.append(el)
-        else:
-            children = list(el)
-            children.reverse()
-            stack.extend(children)
+            held.add(el)
     return out
 
 
@@ -161,65 +161,22 @@ def _holds_prose(el) -> bool:
 
 #: Words one of which every consent (paywall) ident holds: ``_CONSENT_IDENT``
 #: (``_PAYWALL_IDENT``) without its token boundaries, each word inside one attribute (none
-#: holds a space), in lower case (see ``_named``).
+#: holds a space), in lower case (see ``PageIndex``).
 _CONSENT_WORDS = re.compile(r"consent|cookie|gdpr|onetrust|didomi|usercentrics|sp_message|cmp|truste|privacy")
 _PAYWALL_WORDS = re.compile(
     r"paywall|pay-wall|regwall|reg-wall|paygate|piano-|tp-|access-|buy|purchase-|subscriber-only|locked|premium-")
-#: the id and class values of an element and its descendants, in document order
-_IDENT_VALUES = lxml.etree.XPath("descendant-or-self::*/@id | descendant-or-self::*/@class")
 
 
-@functools.lru_cache(maxsize=16)
-def _literals(pattern: str) -> tuple[str, ...] | None:
-    """The words of a ``_CONSENT_WORDS``-like pattern (literal words joined by ``|``), or None
-    when the pattern is not only that."""
-    words = tuple(pattern.split("|"))
-    return words if all(re.escape(w) == w.replace("-", "\\-") for w in words) else None
-
-
-class _Idents:
-    """A document's id and class values, searched for words: ``named(words)`` gives the
-    elements whose id or class holds one of ``words`` in any case, in document order, each
-    once (the only ones a case-insensitive ident pattern built on those words can match).
-    One search over all the values, case-folded so that it finds what such a pattern
-    matches: lower-cased, and the four non-ASCII letters the pattern matches as ASCII ones
-    written as those (U+0130 and U+0131 as ``i``, U+017F as ``s``; U+212A lower-cases to
-    ``k``). The folding keeps every offset (U+0130 is the one letter whose lower case is
-    longer, and it is replaced first)."""
-
-    def __init__(self, doc) -> None:
-        self.values = _IDENT_VALUES(doc)
-        text = "\n".join(self.values).replace("\u0130", "i").lower()
-        self.text = text.replace("\u0131", "i").replace("\u017f", "s")
-        self._seps: list[int] | None = None  # offset of the line break after each value
-
-    def named(self, words: re.Pattern) -> list:
-        out: list = []
-        literals = _literals(words.pattern)
-        if literals is not None and not any(w in self.text for w in literals):
-            return out  # (a substring test per word is much cheaper than the alternation's scan)
-        last = -1
-        for m in words.finditer(self.text):
-            if self._seps is None:  # (a value may hold line breaks: offsets, not a count)
-                self._seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, self.values)))]
-            k = bisect.bisect_left(self._seps, m.start())
-            if k == last:
-                continue
-            last = k
-            el = self.values[k].getparent()
-            if not out or out[-1] is not el:  # an element's id and class are next to each other
-                out.append(el)
-        return out
-
-
-def consent_dialog(doc: HtmlElement, *, idents: _Idents | None = None) -> dict | None:
+def consent_dialog(doc: HtmlElement, *, index: PageIndex | None = None, body_text: str | None = None) -> dict | None:
     """The page's consent-management dialog and how much text lies outside it, or None.
 
     A consent container is an element (not html/body, not wrapping a main or article, not
     holding PROSE_PARAGRAPHS long paragraphs) whose class or id names a consent dialog and
     which holds a control (button, form, link). Returns
     the characters of visible text inside consent containers, in page chrome (nav, header,
-    footer, aside) and elsewhere: a cookie wall is a page with almost nothing elsewhere."""
+    footer, aside) and elsewhere: a cookie wall is a page with almost nothing elsewhere.
+    ``index``: the document's ``PageIndex``, ``body_text``: ``visible_text`` of its body, when
+    the caller has them."""
     body = doc.find(".//body")
     if body is None:
         body = doc
@@ -231,7 +188,8 @@ def consent_dialog(doc: HtmlElement, *, idents: _Idents | None = None) -> dict |
                 and not _holds_prose(el))
 
     # is_consent needs an id or a class that names a consent dialog
-    named = (idents or _Idents(doc)).named(_CONSENT_WORDS)
+    index = index or PageIndex(doc)
+    named = index.idents.named(_CONSENT_WORDS)
     consent_els = {el for el in named if el is not body and any(a is body for a in el.iterancestors()) and is_consent(el)}
     # (so below ``body``, is_consent(el) is ``el in consent_els``)
     found = [el for el in named if el in consent_els]  # document order
@@ -239,22 +197,24 @@ def consent_dialog(doc: HtmlElement, *, idents: _Idents | None = None) -> dict |
         found = [el for el in found if not any(a in consent_els for a in el.iterancestors() if a is not body)]
     if not found:
         return None
-    total = len(visible_text(body))
+    total = len(visible_text(body) if body_text is None else body_text)
     consent = sum(len(visible_text(el)) for el in found)
     if consent == 0:
         return None
     chrome_test = _chrome_test(total)  # nav, header, footer, banners; not a wrapper of the page
-    chrome_els = _outermost(body, lambda el: el in consent_els or chrome_test(el))
+    # (chrome_test holds only for a chrome candidate: only those and the consent containers are asked)
+    asked = consent_els | chrome_candidates(index)
+    chrome_els = _outermost(body, asked, lambda el: el in consent_els or chrome_test(el))
     chrome = sum(len(visible_text(el)) for el in chrome_els if el not in consent_els)
     ident = _ident(found[0])
     return {"container": f"{found[0].tag}.{ident}"[:80], "consent_chars": consent, "chrome_chars": chrome,
             "other_chars": max(0, total - consent - chrome)}
 
 
-def paywall_container(doc: HtmlElement, *, idents: _Idents | None = None) -> dict | None:
+def paywall_container(doc: HtmlElement, *, index: PageIndex | None = None) -> dict | None:
     """The first paywall or purchase container on the page (its tag.class and the visible
     characters it holds), or None."""
-    for el in (idents or _Idents(doc)).named(_PAYWALL_WORDS):  # the only elements the ident can name
+    for el in (index or PageIndex(doc)).idents.named(_PAYWALL_WORDS):  # the only elements the ident can name
         if el.tag.lower() in ("html", "body"):
             continue
         ident = _ident(el)
@@ -266,9 +226,9 @@ def paywall_container(doc: HtmlElement, *, idents: _Idents | None = None) -> dic
 _QUERY_NAMES = {"q", "query", "s", "search", "keyword", "keywords", "k", "term", "text", "searchterm", "search_query"}
 
 
-def search_query_shown(doc: HtmlElement) -> bool:
+def search_query_shown(doc: HtmlElement, *, index: PageIndex | None = None) -> bool:
     """True when the page echoes a search: a search or query input that holds a value."""
-    for el in doc.iter("input"):
+    for el in _form_fields(doc, index, "input"):
         typ = (el.get("type") or "text").strip().lower()
         if typ not in ("text", "search", ""):
             continue
@@ -308,26 +268,28 @@ def choice_controls(doc: HtmlElement) -> int:
     return n
 
 
-def birth_date_form(doc: HtmlElement) -> bool:
+def birth_date_form(doc: HtmlElement, *, index: PageIndex | None = None) -> bool:
     """True when the page asks for a date of birth (a select or input named for it, or a day
     select of 28-31 options next to a year select)."""
-    for el in doc.iter("select", "input"):
+    for el in _form_fields(doc, index, "select", "input"):
         name = " ".join(filter(None, (el.get("name"), el.get("id")))).lower()
         if re.search(r"birth|(^|[\s_-])dob($|[\s_-])|geburt|naissance|nacimiento", name):
             return True
-    sizes = [len(s.findall(".//option")) for s in doc.iter("select")]
+    sizes = [len(s.findall(".//option")) for s in _form_fields(doc, index, "select")]
     return any(28 <= n <= 32 for n in sizes) and len(sizes) >= 2
 
 
-def page_signals(doc: HtmlElement) -> dict:
-    """The structural signals the interstitial detectors read (see gatecrawl.core.validate)."""
+def page_signals(doc: HtmlElement, *, index: PageIndex | None = None, body_text: str | None = None) -> dict:
+    """The structural signals the interstitial detectors read (see gatecrawl.core.validate).
+    ``index``: the document's ``PageIndex``, ``body_text``: ``visible_text`` of its body, when
+    the caller has them."""
     t = doc.find(".//title")
-    idents = _Idents(doc)
+    index = index or PageIndex(doc)
     return {
         "document_title": norm_space(t.text_content()) if t is not None else "",
-        "consent": consent_dialog(doc, idents=idents),
-        "paywall_container": paywall_container(doc, idents=idents),
-        "search_query_shown": search_query_shown(doc),
+        "consent": consent_dialog(doc, index=index, body_text=body_text),
+        "paywall_container": paywall_container(doc, index=index),
+        "search_query_shown": search_query_shown(doc, index=index),
         "choice_controls": choice_controls(doc),
-        "birth_date_form": birth_date_form(doc),
+        "birth_date_form": birth_date_form(doc, index=index),
     }

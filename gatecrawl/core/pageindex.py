@@ -1,0 +1,114 @@
+"""One pass over a parsed document's elements: the attribute values and tags that the page
+measurements look elements up by (``PageIndex``). It reads the document and never mutates it."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+import re
+
+import lxml.etree
+from lxml.html import HtmlElement
+
+__all__ = ["PageIndex"]
+
+#: ids of the element an SPA mounts its app into (compared in lower case)
+_APP_ROOT_IDS = {"root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application"}
+_CHROME_TAG_NAMES = frozenset(("nav", "aside", "header", "footer"))
+
+
+@functools.lru_cache(maxsize=16)
+def _literals(pattern: str) -> tuple[str, ...] | None:
+    """The words of a pattern made of literal words joined by ``|``, or None when the pattern
+    is not only that."""
+    words = tuple(pattern.split("|"))
+    return words if all(re.escape(w) == w.replace("-", "\\-") for w in words) else None
+
+
+class _Values:
+    """Attribute values of a document's elements, searched for words: ``named(words)`` gives
+    the elements one of whose values holds one of ``words`` in any case, in document order,
+    each once (the only ones a case-insensitive pattern built on those words can match in
+    those values). One search over all the values, case-folded so that it finds what such a
+    pattern matches: lower-cased, and the four non-ASCII letters the pattern matches as ASCII
+    ones written as those (U+0130 and U+0131 as ``i``, U+017F as ``s``; U+212A lower-cases to
+    ``k``). The folding keeps every offset (U+0130 is the one letter whose lower case is
+    longer, and it is replaced first)."""
+
+    def __init__(self, values: list[str], owners: list) -> None:
+        self.values = values
+        self.owners = owners  # the element of each value; an element's values are next to each other
+        text = "\n".join(values).replace("\u0130", "i").lower()
+        self.text = text.replace("\u0131", "i").replace("\u017f", "s")
+        self._seps: list[int] | None = None  # offset of the line break after each value
+
+    def named(self, words: re.Pattern) -> list:
+        out: list = []
+        literals = _literals(words.pattern)
+        if literals is not None and not any(w in self.text for w in literals):
+            return out  # (a substring test per word is much cheaper than the alternation's scan)
+        last = -1
+        for m in words.finditer(self.text):
+            if self._seps is None:  # (a value may hold line breaks: offsets, not a count)
+                self._seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, self.values)))]
+            k = bisect.bisect_left(self._seps, m.start())
+            if k == last:
+                continue
+            last = k
+            el = self.owners[k]
+            if not out or out[-1] is not el:
+                out.append(el)
+        return out
+
+
+class PageIndex:
+    """One pass over a document's elements, taken once and read by every measurement that looks
+    for elements by their attributes or tag (the chrome candidates of ``page.measure_page``,
+    the app root of ``page.shell_signals``, the consent and paywall containers of
+    ``gatecrawl.core.walls``), instead of one XPath scan or one test per element each.
+
+    ``idents``: the id and class values (``_Values``); ``roles``: the role values; ``chrome_tags``:
+    the nav, aside, header and footer elements; ``app_roots``: the elements whose id (in lower
+    case) is an app root's or that carry ``data-reactroot`` or ``ng-app``; ``form_fields``: the
+    input and select elements (what ``doc.iter("input", "select")`` gives); all in document order.
+    It reads attributes and those tags only: renaming other elements (the <noscript> view's
+    ``div``) leaves it true."""
+
+    def __init__(self, doc: HtmlElement) -> None:
+        values: list[str] = []
+        owners: list = []
+        roles: list[str] = []
+        role_owners: list = []
+        chrome_tags: list = []
+        app_roots: list = []
+        form_fields: list = []
+        for el in doc.iter(lxml.etree.Element):
+            get = el.get
+            ident = get("id")
+            if ident is not None:
+                values.append(ident)
+                owners.append(el)
+            cls = get("class")
+            if cls is not None:
+                values.append(cls)
+                owners.append(el)
+            role = get("role")
+            if role is not None:
+                roles.append(role)
+                role_owners.append(el)
+            tag = el.tag
+            if tag.lower() in _CHROME_TAG_NAMES:
+                chrome_tags.append(el)
+            elif tag == "input" or tag == "select":
+                form_fields.append(el)
+            if ((ident is not None and ident.lower() in _APP_ROOT_IDS) or get("data-reactroot") is not None
+                    or get("ng-app") is not None):
+                app_roots.append(el)
+        self.idents = _Values(values, owners)
+        self.roles = _Values(roles, role_owners)
+        self.chrome_tags = chrome_tags
+        self.app_roots = app_roots
+        self.form_fields = form_fields
+        #: the chrome candidates, once taken (``gatecrawl.core.page.chrome_candidates``)
+        self.chrome: frozenset | None = None
