@@ -86,6 +86,22 @@ def test_an_outvote_the_page_units_cannot_realise_leaves_the_own_selection():
     assert res.mode == "own_outvoted" and res.keep == {1, 2}
 
 
+def test_a_much_louder_lead_that_keeps_none_of_the_own_selection_outvotes_it_and_the_second():
+    # The own selection (a dense legal notice, L) is what readability keeps too; trafilatura
+    # keeps none of it and says more than twice as much elsewhere (the listing's items):
+    # trafilatura's units replace it, one opinion siding with the own selection or not.
+    L = words("legal", 40)
+    items = [words(f"item{k}x", 30) for k in range(4)]
+    spec = [(L, True, True)] + [(t, False, False) for t in items]
+    texts = {"trafilatura": " ".join(items), "readability": L}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.mode == "own_outvoted" and res.keep == {1, 2, 3, 4}
+    # a lead under twice the own selection's size does not outvote it with the second against it
+    texts = {"trafilatura": " ".join(items[:2]), "readability": L}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.keep is None
+
+
 def test_a_disjoint_short_first_opinion_asks_the_second():
     # trafilatura keeps a short text and none of the own selection: not a confirmation, so
     # readability is asked (it agrees with trafilatura: the own selection is outvoted).

@@ -51,6 +51,7 @@ ADD_MIN_SHARE = 0.3
 #: an outvote stands only when the units the others keep hold this share of the lead's text
 OUTVOTE_REALISED_MIN = 0.5
 #: the own selection is also outvoted when the lead candidate holds this many times its tokens
+#: (and keeps under OUTVOTED_MAX_SHARE of it, whatever the second opinion says)
 LOUDER_FACTOR = 2.0
 #: the lead widens the selection alone when it keeps this share of the own text and the second
 #: opinion does not (silent, or elsewhere on the page)
@@ -251,10 +252,15 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
             return result(kept, "own_abstained")
         return AgreementResult(keep=None, mode="own_only", candidates=info)
     # outvoted: the others keep (almost) none of the own selection, and either agree with
-    # each other on a body of text elsewhere or the lead candidate says much more
-    outvoted = own_kept < OUTVOTED_MAX_SHARE * own_tokens and (
+    # each other on a body of text elsewhere or the lead candidate says much more. The lead
+    # saying much more and keeping (almost) none of the own selection outvotes it even when
+    # the second opinion sides with it: Readability keeps one block by design, and the own
+    # selection it confirms is then often the one dense block of a page whose content is
+    # many short items (a legal notice chosen over a listing's teasers).
+    outvoted = (own_kept < OUTVOTED_MAX_SHARE * own_tokens and (
         (agreed_tokens >= CANDIDATE_MIN_TOKENS and agreed_in_own < OUTVOTED_MAX_SHARE * agreed_tokens)
-        or lead.tokens >= LOUDER_FACTOR * own_tokens)
+        or lead.tokens >= LOUDER_FACTOR * own_tokens)) or (
+        lead_in_own < OUTVOTED_MAX_SHARE * own_tokens and lead.tokens >= LOUDER_FACTOR * own_tokens)
     if outvoted:
         kept = _majority_or_lead(ballots, others, lead.name)
         # The others' text must be found in the page's units: when the units they keep hold
