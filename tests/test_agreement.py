@@ -118,6 +118,24 @@ def test_a_disjoint_short_first_opinion_asks_the_second():
     assert res.mode == "own_outvoted" and res.keep == {1}
 
 
+def test_an_own_selection_in_the_page_chrome_that_the_lead_leaves_out_is_outvoted():
+    # The own selection is a footer's legal notes (chrome by markup); trafilatura keeps none
+    # of it, a body elsewhere and a few footer links, and says no more than the notes;
+    # readability is silent. The body replaces the notes; the footer links stay out.
+    notes = words("legal", 60)
+    links = words("link", 20)
+    spec = [Ballot(0, A.split(), False, "p"),
+            Ballot(1, links.split(), False, "li", chrome=True),
+            Ballot(2, notes.split(), True, "p", in_region=True, chrome=True)]
+    texts = {"trafilatura": A + " " + links, "readability": ""}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_outvoted" and set(res.keep) == {0}
+    # the same notes outside the chrome: one opinion, no louder than the own selection, stands aside
+    spec[2] = Ballot(2, notes.split(), True, "p", in_region=True)
+    res = decide(spec, lambda name: texts[name])
+    assert res.keep is None
+
+
 def test_chrome_needs_both_others_when_the_own_selection_abstains_or_is_widened_by_one():
     # the own selection abstains; trafilatura alone keeps a body and a menu in <nav>
     spec = [Ballot(0, [], True, "p", in_region=True),
