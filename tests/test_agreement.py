@@ -86,6 +86,22 @@ def test_an_outvote_the_page_units_cannot_realise_leaves_the_own_selection():
     assert res.mode == "own_outvoted" and res.keep == {1, 2}
 
 
+def test_a_much_louder_lead_that_keeps_none_of_the_own_selection_outvotes_it_and_the_second():
+    # The own selection (a dense legal notice, L) is what readability keeps too; trafilatura
+    # keeps none of it and says more than twice as much elsewhere (the listing's items):
+    # trafilatura's units replace it, one opinion siding with the own selection or not.
+    L = words("legal", 40)
+    items = [words(f"item{k}x", 30) for k in range(4)]
+    spec = [(L, True, True)] + [(t, False, False) for t in items]
+    texts = {"trafilatura": " ".join(items), "readability": L}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.mode == "own_outvoted" and res.keep == {1, 2, 3, 4}
+    # a lead under twice the own selection's size does not outvote it with the second against it
+    texts = {"trafilatura": " ".join(items[:2]), "readability": L}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.keep is None
+
+
 def test_a_disjoint_short_first_opinion_asks_the_second():
     # trafilatura keeps a short text and none of the own selection: not a confirmation, so
     # readability is asked (it agrees with trafilatura: the own selection is outvoted).
@@ -100,6 +116,24 @@ def test_a_disjoint_short_first_opinion_asks_the_second():
     res = decide(ballots(spec), texts)
     assert asked == ["trafilatura", "readability"]
     assert res.mode == "own_outvoted" and res.keep == {1}
+
+
+def test_an_own_selection_in_the_page_chrome_that_the_lead_leaves_out_is_outvoted():
+    # The own selection is a footer's legal notes (chrome by markup); trafilatura keeps none
+    # of it, a body elsewhere and a few footer links, and says no more than the notes;
+    # readability is silent. The body replaces the notes; the footer links stay out.
+    notes = words("legal", 60)
+    links = words("link", 20)
+    spec = [Ballot(0, A.split(), False, "p"),
+            Ballot(1, links.split(), False, "li", chrome=True),
+            Ballot(2, notes.split(), True, "p", in_region=True, chrome=True)]
+    texts = {"trafilatura": A + " " + links, "readability": ""}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_outvoted" and set(res.keep) == {0}
+    # the same notes outside the chrome: one opinion, no louder than the own selection, stands aside
+    spec[2] = Ballot(2, notes.split(), True, "p", in_region=True)
+    res = decide(spec, lambda name: texts[name])
+    assert res.keep is None
 
 
 def test_chrome_needs_both_others_when_the_own_selection_abstains_or_is_widened_by_one():

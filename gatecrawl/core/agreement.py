@@ -51,7 +51,11 @@ ADD_MIN_SHARE = 0.3
 #: an outvote stands only when the units the others keep hold this share of the lead's text
 OUTVOTE_REALISED_MIN = 0.5
 #: the own selection is also outvoted when the lead candidate holds this many times its tokens
+#: (and keeps under OUTVOTED_MAX_SHARE of it, whatever the second opinion says)
 LOUDER_FACTOR = 2.0
+#: an own selection with this share of its tokens in the page's chrome by markup is outvoted
+#: by the lead alone when the lead keeps under OUTVOTED_MAX_SHARE of it
+CHROME_OWN_SHARE = 0.9
 #: the lead widens the selection alone when it keeps this share of the own text and the second
 #: opinion does not (silent, or elsewhere on the page)
 CONFIRM_SHARE = 0.9
@@ -251,16 +255,35 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
             return result(kept, "own_abstained")
         return AgreementResult(keep=None, mode="own_only", candidates=info)
     # outvoted: the others keep (almost) none of the own selection, and either agree with
-    # each other on a body of text elsewhere or the lead candidate says much more
-    outvoted = own_kept < OUTVOTED_MAX_SHARE * own_tokens and (
+    # each other on a body of text elsewhere or the lead candidate says much more. The lead
+    # saying much more and keeping (almost) none of the own selection outvotes it even when
+    # the second opinion sides with it: Readability keeps one block by design, and the own
+    # selection it confirms is then often the one dense block of a page whose content is
+    # many short items (a legal notice chosen over a listing's teasers).
+    outvoted = (own_kept < OUTVOTED_MAX_SHARE * own_tokens and (
         (agreed_tokens >= CANDIDATE_MIN_TOKENS and agreed_in_own < OUTVOTED_MAX_SHARE * agreed_tokens)
-        or lead.tokens >= LOUDER_FACTOR * own_tokens)
+        or lead.tokens >= LOUDER_FACTOR * own_tokens)) or (
+        lead_in_own < OUTVOTED_MAX_SHARE * own_tokens and lead.tokens >= LOUDER_FACTOR * own_tokens)
+    # An own selection in the page's chrome by markup (a footer's legal notes, a menu) that
+    # the lead leaves out is outvoted by the lead alone, whatever its size: a density score
+    # won by a footer is no evidence against the one candidate that reads the page's body.
+    in_chrome = sum(len(b.tokens) for b in ballots if b.own and b.chrome) >= CHROME_OWN_SHARE * own_tokens \
+        and lead_in_own < OUTVOTED_MAX_SHARE * own_tokens
+    outvoted = outvoted or in_chrome
     if outvoted:
         kept = _majority_or_lead(ballots, others, lead.name)
         # The others' text must be found in the page's units: when the units they keep hold
         # under half of the lead's text (it lives in markup the units do not cover), replacing
-        # the own selection would keep fragments; the own selection stands.
-        if sum(len(b.tokens) for b, k in zip(ballots, kept) if k) < OUTVOTE_REALISED_MIN * lead.tokens:
+        # the own selection would keep fragments; the own selection stands. (Against a chrome
+        # selection, the lead's chrome units stay out by design: its units, chrome or not, must
+        # hold half of its text, and what is kept at least CANDIDATE_MIN_TOKENS.)
+        if in_chrome:
+            found = sum(len(b.tokens) for b in ballots if b.votes.get(lead.name))
+            realised = found >= OUTVOTE_REALISED_MIN * lead.tokens and \
+                sum(len(b.tokens) for b, k in zip(ballots, kept) if k) >= CANDIDATE_MIN_TOKENS
+        else:
+            realised = sum(len(b.tokens) for b, k in zip(ballots, kept) if k) >= OUTVOTE_REALISED_MIN * lead.tokens
+        if not realised:
             return AgreementResult(keep=None, mode="own_only", candidates=info)
         return result(kept, "own_outvoted")
     # widened: text outside the own region that both others keep, or that the lead keeps
