@@ -10,9 +10,7 @@ non-content elements are dropped; hidden blocks (``hidden``, ``aria-hidden=true`
 ``display:none``/``visibility:hidden`` styles, screen-reader-only classes such as
 ``sr-only``, ``visually-hidden``, ``off-screen``, ``element-invisible``, Webflow's
 ``w-condition-invisible``, and print-only classes such as ``print-only``/``print-header``)
-are dropped (``exclude_hidden``). Blocks hidden from screen readers only (``aria-hidden``) and
-hidden tab panels (``role="tabpanel"``: the tabs not open at load) leave the own selection
-the same way, but the candidates' vote still sees them (a panel it brings back is shown).
+are dropped (``exclude_hidden``).
 
 Selection, first rule that yields a node wins:
 
@@ -158,7 +156,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/29"
+EXTRACTOR_VERSION = "extract/30"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

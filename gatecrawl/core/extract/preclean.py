@@ -81,9 +81,7 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
 
     With ``defer_aria``, blocks hidden only by ``aria-hidden="true"`` (hidden from screen
     readers, shown on screen: carousel slides, decorative copies) are returned instead of
-    removed, so the candidates' vote can still see them; so are hidden tab panels
-    (``role="tabpanel"``: the tabs not open when the page loads, an FAQ's other topics, a
-    product's specs), whose text is the page's as much as the open tab's."""
+    removed, so the candidates' vote can still see them."""
     deferred: list = []
     total = None
     for el in body.iter(*_SWALLOWING):
@@ -105,18 +103,12 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
             if total and _text_len(el) > DOMINANT_SHARE * total:
                 fired.add("keep_dominant_block")
                 continue
-            if defer_aria and (_aria_hidden_only(el) or _tab_panel(el)):
-                # a panel the vote brings back is shown: the Markdown leaves out ``hidden``
-                el.attrib.pop("hidden", None)
+            if defer_aria and _aria_hidden_only(el):
                 deferred.append(el)
                 continue
             _drop(el)
             fired.add("exclude_hidden")
     return deferred
-
-
-def _tab_panel(el: lxml.etree._Element) -> bool:
-    return (el.get("role") or "").strip().lower() == "tabpanel"
 
 
 def _aria_hidden_only(el: lxml.etree._Element) -> bool:

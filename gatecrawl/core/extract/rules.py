@@ -35,8 +35,7 @@ _ALL = (
     Rule("keep_dominant_block", "preclean", "keep",
          "a control or hidden block holding most of the page's text is unwrapped, not removed"),
     Rule("exclude_hidden", "preclean", "remove",
-         "hidden blocks: hidden attribute, aria-hidden, display:none styles, screen-reader classes "
-         "(aria-hidden blocks and hidden tab panels only after the vote has seen them)"),
+         "hidden blocks: hidden attribute, aria-hidden, display:none styles, screen-reader classes"),
     Rule("wrap_loose_text", "vote_units", "structure",
          "loose text beside block children is wrapped in <p> so every piece of text is a vote unit"),
     Rule("recipe_exclude", "patterns", "remove", "the recipe's exclude selectors"),

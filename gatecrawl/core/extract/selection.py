@@ -150,7 +150,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     vote = agreement and not keep_comments
     aria_hidden = _preclean(body, fired, defer_aria=vote)
     # The candidates' vote sees the page before the own pattern rules (and with the blocks
-    # hidden from screen readers only, and the hidden tab panels): a unit those rules removed can come back when both
+    # hidden from screen readers only): a unit those rules removed can come back when both
     # other candidates keep it.
     vote_units: list = []
     vote_body = body
