@@ -11,6 +11,7 @@ import lxml.etree
 from gatecrawl.core.agreement import _shingles
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop, _holding_blocks,
     _TOKEN_RX, _is_el, _rx, _squash, _text_len)
+from gatecrawl.core.page import _iter_text
 
 
 _TEASER_PREFIX_RX = _rx(
@@ -24,32 +25,13 @@ _LABEL_TAG_RX = re.compile(r"\[\s*[A-Z][A-Z ]{2,20}\s*\]")
 _ALSO_ON_RX = _rx(r"^\W*(?:also on|more on|more from|read more on) [\w.-]+\b")
 
 
+#: the one tag ``_unlinked_text`` leaves out (with its subtree, never its tail)
+_LINK = frozenset(("a",))
+
+
 def _unlinked_text(el: lxml.etree._Element) -> str:
-    """Text of ``el`` outside its links (iterative: no self-referencing inner function, see
-    ``dom.block_text``)."""
-    if el.tag == "a":
-        return ""
-    out: list[str] = []
-    append = out.append
-    if el.text:
-        append(el.text)
-    stack = [(iter(el), None)]  # (children left, the tail after the subtree)
-    while stack:
-        children, tail = stack[-1]
-        for c in children:
-            if _is_el(c) and c.tag != "a":
-                if c.text:
-                    append(c.text)
-                if len(c):
-                    stack.append((iter(c), c.tail))
-                    break
-            if c.tail:
-                append(c.tail)
-        else:
-            stack.pop()
-            if tail:
-                append(tail)
-    return "".join(out)
+    """Text of ``el`` outside its links: the page text walk with links as the only tag left out."""
+    return "".join(_iter_text(el, invisible=_LINK))
 
 
 def _drop_inline_teasers(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
