@@ -65,6 +65,9 @@ GATECRAWL_RECRAWL_CHECK_UNREACHED = True
 GATECRAWL_QUARANTINE_PRUNE = True
 # Run the downloader-side gate on plain HTML responses (records needs_render, counts shells).
 GATECRAWL_PRESENCE_ENABLED = True
+# ... except on a page with this much text outside scripts and no shell markup: conversion takes
+# its verdict (0: every page is measured in the downloader).
+GATECRAWL_PRESENCE_DEFER_CHARS = 3000
 # Print a one-screen summary (seen, kept, dropped by reason, flagged for render) when a crawl ends.
 GATECRAWL_SUMMARY_PRINT = True
 # Egress policy (both fetch paths): only http(s), only globally routable destinations unless

@@ -80,6 +80,41 @@ def test_presence_passes_a_complete_article_and_scores_each_request_once():
     assert crawler.stats.get_value("gatecrawl/presence/needs_render") is None
 
 
+LONG_ARTICLE = ("<!doctype html><html><head><title>Tides</title><script src='/app.js'></script></head><body><main><article>"
+                "<h1>How tides work</h1>"
+                + "".join(f"<p>Paragraph {i} explains how the moon and the sun pull on the oceans, why most coasts see two "
+                          f"high waters a day, and how spring and neap tides follow the phases of the moon ({i}).</p>"
+                          for i in range(30))
+                + "</article></main></body></html>").encode()
+
+
+def test_presence_leaves_the_verdict_of_a_plainly_complete_page_to_conversion():
+    crawler = _crawler()
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/tides-long")
+    mw.process_response(request, _html(request.url, LONG_ARTICLE, request))
+    assert "gatecrawl_presence" not in request.meta
+    assert crawler.stats.get_value("gatecrawl/presence/deferred") == 1
+    assert crawler.stats.get_value("gatecrawl/presence/checked") is None
+    # 0 turns the screen off: the downloader measures every page
+    crawler = _crawler(GATECRAWL_PRESENCE_DEFER_CHARS=0)
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/tides-long")
+    mw.process_response(request, _html(request.url, LONG_ARTICLE, request))
+    assert request.meta["gatecrawl_presence"]["needs_render"] is False
+    assert crawler.stats.get_value("gatecrawl/presence/deferred") is None
+
+
+def test_presence_measures_every_page_under_a_forced_render():
+    # A forced render must know of a bot challenge before the page goes to the browser.
+    crawler = _crawler('start_urls = ["https://example.test/"]\n[render]\npolicy = "force"\n')
+    mw = PresenceMiddleware.from_crawler(crawler)
+    request = Request("https://example.test/tides-long")
+    mw.process_response(request, _html(request.url, LONG_ARTICLE, request))
+    assert request.meta["gatecrawl_presence"]["render_policy"] == "force"
+    assert crawler.stats.get_value("gatecrawl/presence/deferred") is None
+
+
 def test_presence_leaves_non_html_alone():
     crawler = _crawler()
     mw = PresenceMiddleware.from_crawler(crawler)

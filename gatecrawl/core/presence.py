@@ -9,6 +9,7 @@ as it is, and rendering it would only cost money.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,8 +17,8 @@ from lxml.html import HtmlElement
 
 from gatecrawl.core import gate as gate_mod
 from gatecrawl.core.embedded import has_embedded_data
-from gatecrawl.core.page import PageMeasure, find_fields, measure_page, shell_signals
-from gatecrawl.core.pageindex import PageIndex
+from gatecrawl.core.page import _JS_HINT, PageMeasure, find_fields, measure_page, shell_signals
+from gatecrawl.core.pageindex import _APP_ROOT_IDS, PageIndex
 from gatecrawl.core.validate import detect_bot_challenge
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 # The bot-challenge check reads the start of the served HTML (vendor markup sits in the head).
 CHALLENGE_HTML_CHARS = 200_000
 
-__all__ = ["Presence", "assess_fetch", "assess_presence", "unique_ratio_window"]
+__all__ = ["PLAINLY_COMPLETE_CHARS", "Presence", "assess_fetch", "assess_presence", "plainly_complete", "unique_ratio_window"]
 
 UNIQUE_RATIO_WINDOW = 300  # words: the unique-word ratio is taken over the first N words, so long texts are not penalised
 
@@ -120,3 +121,60 @@ def assess_fetch(
         if sources:
             verdict["embedded_sources"] = sources
     return presence, verdict
+
+
+#: Default of ``GATECRAWL_PRESENCE_DEFER_CHARS``: a page with at least this much text outside
+#: scripts (see :func:`plainly_complete`) leaves its fetch verdict to conversion.
+PLAINLY_COMPLETE_CHARS = 3000
+#: An app root holding this much text (outside scripts) is filled already: twice the
+#: ``empty_app_root`` signal's threshold of visible text, for the text this count cannot tell
+#: hidden.
+_FILLED_APP_ROOT_CHARS = 400
+_NOT_TEXT = ("script", "style", "noscript", "template")
+#: Where the served bytes (in lower case) may hold an app root: an id of ``PageIndex``'s list,
+#: ``data-reactroot`` or ``ng-app`` (a superset of what the parsed document shows, found without
+#: walking it; the attribute names are looked for with ``in``, much faster than a pattern).
+_APP_ROOT_ID_MARKUP = re.compile(
+    rb"id\s*=\s*[\"']?\s*(?:" + b"|".join(re.escape(i.encode()) for i in sorted(_APP_ROOT_IDS)) + rb")\b")
+_APP_ROOT_ATTRIBUTES = (b"data-reactroot", b"ng-app")
+
+
+def _may_hold_app_root(body: bytes) -> bool:
+    lower = body.lower()
+    return any(a in lower for a in _APP_ROOT_ATTRIBUTES) or _APP_ROOT_ID_MARKUP.search(lower) is not None
+
+
+def _text_chars(el: HtmlElement) -> int:
+    """Characters of text under ``el`` outside scripts, styles, templates and noscript views
+    (whitespace and hidden elements included: an upper bound of its visible text)."""
+    n = len(el.text_content())
+    for inner in el.iter(_NOT_TEXT):
+        if inner is not el:
+            n -= len(inner.text_content())  # (one inside another is taken off twice: fewer, never more)
+    return n
+
+
+def _app_roots(doc: HtmlElement) -> list:
+    return [el for el in doc.iter() if isinstance(el.tag, str) and (
+        (el.get("id") or "").lower() in _APP_ROOT_IDS or el.get("data-reactroot") is not None or el.get("ng-app") is not None)]
+
+
+def plainly_complete(doc: HtmlElement, body: bytes, min_chars: int) -> bool:
+    """Whether a page shows none of what makes a shell, at a fraction of the cost of
+    :func:`assess_presence`: its body holds at least ``min_chars`` characters of text outside
+    scripts, every app root holds text, and no ``<noscript>`` asks for JavaScript. ``body``: the
+    served bytes ``doc`` was parsed from. Such a page leaves its fetch verdict to conversion (the
+    presence middleware does not measure it; the converter takes the same verdict). A shell that
+    passes this screen regardless (text that is there but hidden) is still found there and sent
+    to the browser, only later."""
+    if min_chars <= 0:
+        return False
+    root = doc.find("body")
+    if root is None or _text_chars(root) < min_chars:
+        return False
+    for el in doc.iter("noscript"):
+        if _JS_HINT.search(el.text_content() or ""):
+            return False
+    if not _may_hold_app_root(body):
+        return True
+    return all(_text_chars(el) >= _FILLED_APP_ROOT_CHARS for el in _app_roots(doc))

@@ -11,6 +11,12 @@ A page over ``GATECRAWL_MAX_DOM_NODES`` element nodes is not parsed here (the co
 as ``too_complex``): ``gatecrawl/presence/skipped/too_complex``.
 A shell whose first response carries data (``core.embedded.has_embedded_data``) gets
 ``embedded_sources`` in its verdict (``gatecrawl/presence/embedded_data``).
+A page that plainly holds its content (``core.presence.plainly_complete``: at least
+``GATECRAWL_PRESENCE_DEFER_CHARS`` characters of text outside scripts, no empty app root, no
+noscript notice) is not measured here (``gatecrawl/presence/deferred``) unless its render policy is
+``force``: conversion, in a worker process, takes the same verdict from its own parse of the page
+and sends a shell to the browser all the same (``pipeline_shell_page``); the reactor thread is
+spared most of the gate's cost. ``0`` measures every page here.
 Stats: ``gatecrawl/presence/checked``, ``gatecrawl/presence/needs_render``,
 ``gatecrawl/presence/signal/<signal>``, ``gatecrawl/presence/policy/<policy>``,
 ``gatecrawl/stage_ms/verdict`` (time spent here).
@@ -27,7 +33,7 @@ from scrapy.http import HtmlResponse
 
 from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
 from gatecrawl.core.htmlparse import parse_html
-from gatecrawl.core.presence import assess_fetch
+from gatecrawl.core.presence import PLAINLY_COMPLETE_CHARS, assess_fetch, plainly_complete
 from gatecrawl.exceptions import require_enabled
 from gatecrawl.meta import NOT_MODIFIED, PRESENCE
 
@@ -66,6 +72,7 @@ class PresenceMiddleware:
         self.crawler = crawler  # the spider's recipe and the routing model are read per response
         self.stats = crawler.stats
         self.max_dom_nodes = crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
+        self.defer_chars = crawler.settings.getint("GATECRAWL_PRESENCE_DEFER_CHARS", PLAINLY_COMPLETE_CHARS)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PresenceMiddleware:
@@ -96,6 +103,10 @@ class PresenceMiddleware:
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response
         doc = response_doc(response)
+        if recipe.render_policy_for(response.url)[0] != "force" and plainly_complete(doc, response.body, self.defer_chars):
+            # (a forced render must know of a bot challenge before it goes to the browser)
+            self.stats.inc_value("gatecrawl/presence/deferred")
+            return response
         presence, verdict = assess_fetch(doc, recipe, response.url, status=response.status, body=response.body)
         policy = verdict["render_policy"]
         request.meta[PRESENCE] = verdict
