@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from gatecrawl.core.convert import FetchInfo, convert
+from gatecrawl.core.convert import FetchInfo, convert, dom_node_estimate, over_node_cap
 
 
 def _tiny(n: int) -> bytes:
@@ -38,6 +38,14 @@ def test_the_node_cap_is_a_setting():
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("body", [b"", b"<p>x</p>", b"<!-- a --><p><b>x</b></p>" * 40, b"<" * 300, b"</" * 300,
+                                  b"<i>" * 150, b"x" * 5000, b"<!x>" * 200 + b"<b>" * 101, b"<b>" * 99])
+@pytest.mark.parametrize("cap", [0, 1, 100, 250])
+def test_the_cheap_node_cap_check_answers_as_the_estimate(body, cap):
+    # The crawl's downloader and spider check the cap on every page: bounds first, same answer.
+    assert over_node_cap(body, cap) == (cap > 0 and dom_node_estimate(body) > cap)
+
+
 def test_html_conversion_runs_off_the_reactor_thread(monkeypatch):
     """While a slow conversion runs, the reactor thread keeps serving calls."""
     import threading

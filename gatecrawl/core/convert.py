@@ -32,7 +32,7 @@ from gatecrawl.core.redact import redact_text, redact_url
 from gatecrawl.core.route import page_type
 
 __all__ = ["FetchInfo", "ConversionResult", "convert", "default_recipe", "page_type", "DEFAULT_MAX_DOM_NODES",
-           "dom_node_estimate", "normalise_markdown", "reader_text", "REMOVED_LISTED_MAX"]
+           "dom_node_estimate", "over_node_cap", "normalise_markdown", "reader_text", "REMOVED_LISTED_MAX"]
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,14 @@ def dom_node_estimate(body: bytes) -> int:
     """Elements in an HTML body, estimated without parsing: start tags (``<`` not followed by
     ``/`` or ``!``). Linear, in C."""
     return body.count(b"<") - body.count(b"</") - body.count(b"<!")
+
+
+def over_node_cap(body: bytes, cap: int) -> bool:
+    """Whether ``body`` holds more than ``cap`` elements by :func:`dom_node_estimate` (``cap``
+    0: no cap). The estimate is at most the count of ``<``, itself at most the length: the
+    cheap bounds answer first (an ordinary page never pays for the full estimate, three passes
+    over its bytes)."""
+    return cap > 0 and len(body) > cap and body.count(b"<") > cap and dom_node_estimate(body) > cap
 
 
 @functools.cache

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.http import HtmlResponse
 
-from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
+from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, over_node_cap
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.presence import PLAINLY_COMPLETE_CHARS, assess_fetch, plainly_complete
 from gatecrawl.exceptions import require_enabled
@@ -98,7 +98,7 @@ class PresenceMiddleware:
 
     def _assess(self, request: Request, response: Response, recipe) -> Response:
         cap = self.max_dom_nodes
-        if cap > 0 and dom_node_estimate(response.body) > cap:
+        if over_node_cap(response.body, cap):
             # Not parsed here, on the reactor thread: the converter drops it as too_complex.
             self.stats.inc_value("gatecrawl/presence/skipped/too_complex")
             return response

@@ -32,7 +32,7 @@ from scrapy.utils.response import get_base_url
 from w3lib.html import strip_html5_whitespace
 from w3lib.url import canonicalize_url, safe_url_string
 
-from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, dom_node_estimate
+from gatecrawl.core.convert import DEFAULT_MAX_DOM_NODES, over_node_cap
 from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.reasons import Reason, RenderReason
 from gatecrawl.core.recipes import Recipe
@@ -384,7 +384,7 @@ class RecipeSpider(scrapy.Spider):
         """Requests for the links (and the viewer PDF) of a response, as the recipe says; the
         followable links are recorded on ``capture``."""
         cap = self.crawler.settings.getint("GATECRAWL_MAX_DOM_NODES", DEFAULT_MAX_DOM_NODES)
-        if cap > 0 and dom_node_estimate(response.body) > cap:
+        if over_node_cap(response.body, cap):
             return  # too_complex: not parsed on the reactor thread for links either
         doc = response_doc(response) if isinstance(response, HtmlResponse) else None
         if doc is None:
