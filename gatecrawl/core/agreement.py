@@ -59,6 +59,17 @@ CHROME_OWN_SHARE = 0.9
 #: the lead widens the selection alone when it keeps this share of the own text and the second
 #: opinion does not (silent, or elsewhere on the page)
 CONFIRM_SHARE = 0.9
+#: a continuation of the own selection (see :func:`_continuation`) ends where the units the
+#: lead leaves out since its last kept unit (chrome included) hold more than this many tokens
+CONTINUE_GAP_MAX = 50
+#: ... and is added only when this share of its tokens lies in units of at least
+#: CONTINUE_UNIT_MIN tokens: sections of prose, lists and item summaries (their headings
+#: and labels are short), not a column of teaser titles and dates
+CONTINUE_LONG_SHARE = 0.8
+CONTINUE_UNIT_MIN = 15
+#: ... and at least this many such units: a run of sections or items, not one block after the
+#: selection (a footer's address, a "submit a correction" note)
+CONTINUE_MIN_UNITS = 3
 
 
 class _Quiet(logging.Filter):
@@ -295,7 +306,22 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
     lead_confirms = lead_in_own >= CONFIRM_SHARE * own_tokens
     second_confirms = len(speaking) >= 2 and sum(
         len(b.tokens) for b in ballots if b.own and b.votes.get(speaking[1].name)) >= CONFIRM_SHARE * own_tokens
-    if len(speaking) >= 2 and not (lead_confirms and (thread or not second_confirms)):
+    # Both confirm it, and the second keeps nothing outside it: the second opinion read the
+    # own selection's block and no more (Readability keeps one block by design), so its
+    # silence on what follows is no vote. The lead's units that carry on from the own
+    # selection are added when they are sections, not teasers (see _continuation).
+    second_outside = len(speaking) >= 2 and sum(
+        len(b.tokens) for b in ballots if not b.own and not b.in_region and b.votes.get(speaking[1].name))
+    continued = None
+    if lead_confirms and second_confirms and not thread and second_outside < ADD_MIN_TOKENS:
+        cont = _continuation(ballots, lead.name)
+        cont_units = [len(b.tokens) for b, c in zip(ballots, cont) if c]
+        long_units = [t for t in cont_units if t >= CONTINUE_UNIT_MIN]
+        if len(long_units) >= CONTINUE_MIN_UNITS and sum(long_units) >= CONTINUE_LONG_SHARE * sum(cont_units):
+            continued = cont
+    if continued is not None:
+        fresh = continued
+    elif len(speaking) >= 2 and not (lead_confirms and (thread or not second_confirms)):
         fresh = [a and not b.in_region and len(b.tokens) >= 4 for b, a in zip(ballots, agreed)]
     elif lead_confirms:
         fresh = [len(b.tokens) >= 4 and b.votes.get(lead.name, False) and not b.in_region and not b.chrome
@@ -315,6 +341,31 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
         if prev_k and next_k:
             kept[i] = True
     return result(kept, "own_widened")
+
+
+def _continuation(ballots: list[Ballot], lead: str) -> list[bool]:
+    """The units after the own selection's last unit that the lead keeps, in document order,
+    up to the first gap of more than :data:`CONTINUE_GAP_MAX` tokens it leaves out: the
+    sections that carry on from the own selection (an index's entries after its
+    introduction). Units in the page's chrome by markup, or in the own region (its rules
+    removed them), are never added; they count in the gap."""
+    out = [False] * len(ballots)
+    last = max((i for i, b in enumerate(ballots) if b.own and b.tokens), default=None)
+    if last is None:
+        return out
+    gap = 0
+    for i in range(last + 1, len(ballots)):
+        b = ballots[i]
+        if not b.tokens:
+            continue
+        if b.votes.get(lead, False) and not b.chrome and not b.in_region:
+            out[i] = True
+            gap = 0
+            continue
+        gap += len(b.tokens)
+        if gap > CONTINUE_GAP_MAX:
+            break
+    return out
 
 
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))

@@ -56,7 +56,8 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   "Sign up ..."): the section (or the heading and the block after it);
 * ``exclude_related`` also for teaser lists: a container whose children are mostly
   teasers (a link plus a linked heading, a linked image, a date, or a summary cut with
-  "..."; under 600 characters each);
+  "..."; under 600 characters each), except on a thread (the comment rules skipped), whose
+  short replies with their posters' avatars and times look just like that;
 * in the selection: ``exclude_link_dense`` (blocks under 1,500 characters with more than
   60% of their text in links), ``exclude_cookie_banner`` for short blocks whose *text* is a
   cookie/consent notice, ``exclude_footer`` for short copyright/legal lines, and
@@ -156,7 +157,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/30"
+EXTRACTOR_VERSION = "extract/32"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

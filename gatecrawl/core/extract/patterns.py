@@ -305,7 +305,10 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         _drop(h)
         fired.add(rule)
 
-    if "exclude_related" not in skip:
+    # On a thread (comment rules skipped: the posts are the content), a run of short posts,
+    # each with its poster's linked avatar and a time, looks like a list of teasers: the
+    # teaser-list test does not run there.
+    if "exclude_related" not in skip and "exclude_comments" not in skip:
         _drop_teaser_lists(root, total, protected, fired)
 
 

@@ -46,7 +46,7 @@ _ALL = (
     Rule("exclude_comments", "patterns", "remove",
          "comment classes and headings, and short comment-policy notices (not on a thread)"),
     Rule("exclude_related", "patterns", "remove",
-         "related/recommended classes and headings, and lists of teasers"),
+         "related/recommended classes and headings, and lists of teasers (not on a thread: its posts)"),
     Rule("exclude_ads", "patterns", "remove", "ad, sponsor and promo classes"),
     Rule("exclude_nav", "patterns", "remove", "nav/menu tags, navigation roles, menu and breadcrumb classes"),
     Rule("exclude_sidebar", "patterns", "remove", "aside, complementary role, sidebar and widget classes"),
