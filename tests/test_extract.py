@@ -692,3 +692,26 @@ def test_a_modal_consent_center_holding_most_of_the_text_is_still_an_overlay(mod
     assert ("Privacy Preference Center" in text_of(sel)) == kept
     if not kept:
         assert "Dinner Recipes" in text_of(sel)
+
+
+def test_visible_text_chars_of_a_childless_element_is_the_xpath_measure():
+    """dom.visible_text_chars measures a childless element's ASCII text in Python: the same
+    count as XPath string-length(normalize-space(.)), whose blanks are space, tab, CR and LF
+    only (str.split also splits on U+00A0, U+2028, ... and on the controls lxml refuses)."""
+    import random
+
+    import lxml.html
+
+    from gatecrawl.core.extract.dom import _STRLEN, visible_text_chars
+
+    rng = random.Random(5)
+    alphabet = " \t\r\n ab.\xa0\u2028\u3000\u00e9"
+    checked = 0
+    for _ in range(3000):
+        el = lxml.html.fromstring("<p>x</p>")
+        el.text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert visible_text_chars(el) == int(_STRLEN(el)), repr(el.text)
+        checked += el.text.isascii()
+    assert checked > 500  # (the Python path was taken)
+    el = lxml.html.fromstring("<p> a <b> b </b>\t</p>")
+    assert visible_text_chars(el) == int(_STRLEN(el)) == 3  # "a b"

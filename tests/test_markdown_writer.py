@@ -75,3 +75,24 @@ def test_table_parts_outside_a_table_leave_no_private_marker(body_html):
     for word in ("y", "head", "one", "two"):
         if f">{word}<" in body_html:
             assert word in md, repr(md)
+
+
+@pytest.mark.parametrize("text", [
+    "<meta charset='iso-8859-1'><p>caf\u00e9 \u2014 \u20ac na\u00efve</p>",
+    "<meta http-equiv='Content-Type' content='text/html; charset=shift_jis'><p>\u3042 \u4e2d\u6587</p>",
+    "<p>astral \U0001F600, latin-1 \u00ff, &eacute; &#233; &#x20AC; &amp;</p>",
+    "<p>a \ufeff mid-text U+FEFF, \u2028 \u2029 \x85 \u00a0</p>",
+    "\ufeff<p>a leading U+FEFF (given as the str)</p>",
+    "<table><tr><td>a<td>b</table><svg><foreignObject><p>x</p></foreignObject></svg>",
+    "<div>" * 300 + "deep" + "</div>" * 300,
+])
+def test_the_parse_of_utf8_bytes_gives_the_tree_of_the_str(text):
+    """htmlparse hands libxml2 the decoded text as UTF-8 bytes (faster): the tree must be the
+    one the str gives, a <meta charset> naming another encoding included."""
+    import lxml.etree
+    import lxml.html
+
+    from gatecrawl.core.htmlparse import _parse_text, _parser
+
+    expected = lxml.etree.tostring(lxml.html.document_fromstring(text, parser=_parser()))
+    assert lxml.etree.tostring(_parse_text(text)) == expected

@@ -178,3 +178,32 @@ def test_a_listing_the_reference_confirms_is_not_boilerplate_but_a_hub_is():
     hub = convert(_hub().encode(), "http://127.0.0.1/")
     assert hub.drop_reason == "boilerplate_heavy"
     assert hub.evidence["validation_report"]["detail"]["reference_share"] < 0.6
+
+
+_CHALLENGE_SAMPLES = [
+    "var _CF_CHL_OPT = {};", "<div class='cf-browser-verification'>", "/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1",
+    "<form id='challenge-form'>", "<div id=challenge-stage>", '<div id="Challenge-Running">', "<div id=cf-error-details>",
+    "<title>  Attention Required! | Cloudflare</title>", "Access Denied. You don't have permission. Reference&#32;&#35;18.2f.1a2b",
+    "https://geo.captcha-delivery.com/captcha/", "<div id='px-captcha'>", "Incapsula incident ID: 123", "aws-waf-token",
+    "AwsWafCookieDomainList", "https://captcha.awswaf.com/x", "<div class='form g-recaptcha'>", '<div class="H-Captcha">',
+    "<div class='cf-turnstile'>", "https://hcaptcha.com/1/api.js", "https://www.google.com/recaptcha/api.js",
+    "https://challenges.cloudflare.com/turnstile/v0", "/_Incapsula_Resource?x=1", "AWSWAFINTEGRATION.getToken()",
+    # letters a case-blind pattern matches as ASCII: dotless and dotted I, long s, Kelvin sign
+    "Incapsula \u0131ncident ID", "\u0130NCAPSULA incident id", "aws-waf-token".replace("s", "\u017f"),
+    "Access Denied. Reference #18.2f".replace("c", "C"), "<div id='px-captcha'>".replace("a", "A"),
+    "\u212a" + "<div class='cf-turnstile'>",
+]
+
+
+@pytest.mark.parametrize("marker", _CHALLENGE_SAMPLES)
+def test_bot_challenge_word_prefilter_misses_no_match(marker):
+    """detect_bot_challenge skips a vendor pattern whose words the folded page lacks: each
+    sample gives what the patterns alone find (vendor and marker), at both limits."""
+    from gatecrawl.core.validate.access import _CAPTCHA_WIDGETS, _CHALLENGE_PAGE_MARKERS, detect_bot_challenge
+
+    html = f"<html><body><p>Checking your browser.</p>{marker}</body></html>"
+    plain = [(v, m.group(0)[:80]) for v, rx in _CHALLENGE_PAGE_MARKERS + _CAPTCHA_WIDGETS if (m := rx.search(html))]
+    assert plain, marker  # (every sample is a match of some pattern)
+    found = detect_bot_challenge(html, 403, 10)
+    assert found is not None and (found["vendor"], found["marker"]) == plain[0]
+    assert detect_bot_challenge(html.replace(marker, ""), 403, 10) is None

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from gatecrawl.core.convert_packet import REMOVED_LISTED_MAX, ConversionResult, base_packet, finish, reader_text
 from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.gate import GateThresholds, score
-from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
+from gatecrawl.core.page import canonical_url, find_fields, jsonld_documents, measure_page, visible_text
 from gatecrawl.core.pageindex import PageIndex
 from gatecrawl.core.pagetype import item_link_chars
 from gatecrawl.core.presence import assess_fetch, challenge_text, unique_ratio_window
@@ -36,7 +36,9 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     # the nav, aside, header and footer tags).
     index = PageIndex(doc)
     page = measure_page(doc, index=index)
-    fields = find_fields(doc)
+    # the page's JSON-LD, parsed once for the fields and the paywall markup (both only read it)
+    jsonld = list(jsonld_documents(doc))
+    fields = find_fields(doc, jsonld=jsonld)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
     if presence is None:
         # Not assessed by the fetcher (scrapy convert, a direct convert() call): the same fetch
@@ -51,7 +53,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
         # extract from that view.
         for el in list(doc.iter("noscript")):
             el.tag = "div"
-        fields = find_fields(doc)
+        fields = find_fields(doc, jsonld=jsonld)
     if recipe.embedded_enabled and fetch.reader == "http" and fetch.capture != "plain" and presence.get("needs_render"):
         # A shell: before it goes to the browser, its first response's embedded data may hold the content.
         result, info = convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0)
@@ -81,7 +83,17 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     packet.boilerplate_filter_rules_used = list(sel.removal_rules)
     packet.set_aside = [{"kind": k, "text": t} for k, t in sel.set_aside]
     # A listing's item titles are its content, not chrome (a menu's bare links still count).
-    listing_link_chars = item_link_chars(sel.root, lambda a: len(visible_text(a)))
+    # Each link's text is measured once: the listing measure and the link share below both
+    # read it (nothing changes the extraction in between).
+    link_len: dict = {}
+
+    def link_text_chars(a) -> int:
+        n = link_len.get(a)
+        if n is None:
+            n = link_len[a] = len(visible_text(a))
+        return n
+
+    listing_link_chars = item_link_chars(sel.root, link_text_chars)
     packet.extraction = {
         "page_type_detected": sel.page_type.to_dict() if sel.page_type else None,
         "agreement": sel.agreement,
@@ -96,7 +108,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     packet.sample_provenance = list(md.provenance)
 
     # Extraction gate: the same four checks, on the extraction.
-    link_chars = sum(len(visible_text(a)) for a in sel.root.iter("a"))
+    link_chars = sum(link_text_chars(a) for a in sel.root.iter("a"))
     link_chars = max(0, link_chars - listing_link_chars)
     main_chars = max(sel.main_text_chars, 1)
     boiler_ratio = round(min(1.0, link_chars / main_chars), 4) if sel.main_text_chars else 0.0
@@ -114,7 +126,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
 
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
     has_password = has_password_form(doc, index=index)
-    paywall = find_paywall(doc)
+    paywall = find_paywall(doc, jsonld=jsonld)
     html_text = source_html if source_html is not None else challenge_text(body)
     rendered = fetch.reader == "render"
     vin = ValidationInput(

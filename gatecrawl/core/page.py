@@ -363,8 +363,8 @@ def jsonld_documents(doc: HtmlElement) -> Iterator[Any]:
         yield data
 
 
-def _jsonld_values(doc: HtmlElement, key: str) -> str | None:
-    for data in jsonld_documents(doc):
+def _jsonld_values(doc: HtmlElement, key: str, documents: list | None = None) -> str | None:
+    for data in (jsonld_documents(doc) if documents is None else documents):
         stack = [data]
         while stack:
             cur = stack.pop(0)
@@ -380,8 +380,9 @@ def _jsonld_values(doc: HtmlElement, key: str) -> str | None:
     return None
 
 
-def find_fields(doc: HtmlElement) -> dict[str, str | None]:
-    """Title, date, author and description from the page's markup, first source wins."""
+def find_fields(doc: HtmlElement, *, jsonld: list | None = None) -> dict[str, str | None]:
+    """Title, date, author and description from the page's markup, first source wins.
+    ``jsonld``: ``list(jsonld_documents(doc))`` when the caller has it (read, never changed)."""
     title_el = doc.find(".//title")
     h1 = doc.find(".//h1")
     metas = [el for el in doc.iter("meta") if el is not doc]  # (one walk for every _meta below)
@@ -390,12 +391,12 @@ def find_fields(doc: HtmlElement) -> dict[str, str | None]:
         or (visible_text(h1) if h1 is not None else None)
         or (norm_space(title_el.text_content()) if title_el is not None else None)
     ) or None
-    date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate", metas=metas) or _jsonld_values(doc, "datePublished")
+    date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate", metas=metas) or _jsonld_values(doc, "datePublished", jsonld)
     if not date:
         t = doc.find(".//time[@datetime]")
         if t is not None:
             date = norm_space(t.get("datetime") or "") or None
-    author = _meta(doc, "author", "article:author", metas=metas) or _jsonld_values(doc, "author")
+    author = _meta(doc, "author", "article:author", metas=metas) or _jsonld_values(doc, "author", jsonld)
     if not author:
         a = doc.find(".//*[@rel='author']")
         if a is not None:

@@ -33,8 +33,8 @@ def _is_false(value) -> bool:
     return value is False or (isinstance(value, str) and value.strip().lower() == "false")
 
 
-def _jsonld_objects(doc: HtmlElement):
-    for data in jsonld_documents(doc):
+def _jsonld_objects(doc: HtmlElement, documents: list | None = None):
+    for data in (jsonld_documents(doc) if documents is None else documents):
         stack = [data]
         while stack:
             cur = stack.pop()
@@ -45,14 +45,15 @@ def _jsonld_objects(doc: HtmlElement):
                 stack.extend(v for v in cur.values() if isinstance(v, (list, dict)))
 
 
-def find_paywall(doc: HtmlElement) -> Paywall | None:
+def find_paywall(doc: HtmlElement, *, jsonld: list | None = None) -> Paywall | None:
     """The page's paywall markup, or None. A JSON-LD object with ``isAccessibleForFree``
     false marks paywalled content; its ``cssSelector`` (usually on a ``hasPart`` element)
     names the paywalled part. When that part is in the HTML with its text, the content was
-    served; when it is absent the body is a teaser."""
+    served; when it is absent the body is a teaser. ``jsonld``: ``list(jsonld_documents(doc))``
+    when the caller has it (read, never changed)."""
     flagged = False
     selectors: list[str] = []
-    for obj in _jsonld_objects(doc):
+    for obj in _jsonld_objects(doc, jsonld):
         if _is_false(obj.get("isAccessibleForFree")):
             flagged = True
             sel = obj.get("cssSelector")

@@ -50,24 +50,30 @@ _HIDDEN_CLASS_HINTS = ("hid", "sr-only", "d-none", "offscreen", "screen", "print
                        "show-for-sr")
 
 
+#: (one search for any of the hints)
+_HIDDEN_CLASS_HINT = re.compile("|".join(re.escape(h) for h in _HIDDEN_CLASS_HINTS))
+
+
 def _hidden_candidates(body: lxml.etree._Element) -> list:
     """The descendants of ``body`` that may be hidden, in document order: a ``hidden`` or
     ``aria-hidden`` attribute, a style naming ``none``/``hidden`` or a class holding one of
     :data:`_HIDDEN_CLASS_HINTS` (case-sensitive substrings; :func:`_is_hidden` decides).
     A Python walk: the same test as an XPath of ``contains()`` calls, about four times faster."""
     out = []
+    append = out.append
+    hint = _HIDDEN_CLASS_HINT.search
     for el in body.iterdescendants(lxml.etree.Element):
         get = el.get
         if get("hidden") is not None or get("aria-hidden") is not None:
-            out.append(el)
+            append(el)
             continue
         style = get("style")
         if style and ("none" in style or "hidden" in style):
-            out.append(el)
+            append(el)
             continue
         cls = get("class")
-        if cls and any(h in cls for h in _HIDDEN_CLASS_HINTS):
-            out.append(el)
+        if cls and hint(cls):
+            append(el)
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import _BLOCKS, _SENTENCE, _css_path, _is_el, _squash
+from gatecrawl.core.extract.dom import _BLOCKS, _SENTENCE, _css_path, _is_el
 
 
 _BLOCK_COST = 10
@@ -25,37 +25,60 @@ class _Scores:
         self._compute(body)
 
     def _compute(self, body: lxml.etree._Element) -> None:
-        # Attribute text to nearest block ancestor: iterative walk with explicit stack.
+        # Attribute text to nearest block ancestor: iterative walk with explicit stack. (The
+        # text measure is inlined, with the names it reads bound locally: this runs for every
+        # element and every text of the page.)
+        blocks = _BLOCKS
+        sentences = _SENTENCE.findall
         block_plain: dict[int, int] = {}
         block_link: dict[int, int] = {}
         block_sent: dict[int, int] = {}
         block_el: dict[int, lxml.etree._Element] = {}
         parent_of: dict[int, int | None] = {}
         order: list[lxml.etree._Element] = []
+        add_order = order.append
         # stack entries: (element, nearest block id, inside link)
         stack = [(body, None, False)]
+        pop = stack.pop
+        push = stack.append
         while stack:
-            el, blk, in_link = stack.pop()
+            el, blk, in_link = pop()
             key = id(el)
-            order.append(el)
-            tag = el.tag if _is_el(el) else ""
-            if tag in _BLOCKS or blk is None:
-                blk_here = key
+            add_order(el)
+            tag = el.tag
+            if tag.__class__ is not str:  # a comment or processing instruction
+                tag = ""
+            if blk is None or tag in blocks:
+                blk = key
                 block_el[key] = el
-            else:
-                blk_here = blk
-            link_here = in_link or tag == "a"
-            if el.text:
-                self._add(block_plain, block_link, block_sent, blk_here, el.text, link_here)
+            if tag == "a":
+                in_link = True
+            # (from here ``blk`` and ``in_link`` are this element's: its text and its
+            # children's tails belong to them)
+            text = el.text
+            if text:
+                n = len(" ".join(text.split()))  # (``_squash``)
+                if n:
+                    if in_link:
+                        block_link[blk] = block_link.get(blk, 0) + n
+                    else:
+                        block_plain[blk] = block_plain.get(blk, 0) + n
+                        block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
             for child in reversed(el):
                 parent_of[id(child)] = key
-                stack.append((child, blk_here, link_here))
-                if child.tail:  # a child's tail belongs to this element's block
-                    self._add(block_plain, block_link, block_sent, blk_here, child.tail,
-                              link_here)
+                push((child, blk, in_link))
+                text = child.tail
+                if text:  # a child's tail belongs to this element's block
+                    n = len(" ".join(text.split()))  # (``_squash``)
+                    if n:
+                        if in_link:
+                            block_link[blk] = block_link.get(blk, 0) + n
+                        else:
+                            block_plain[blk] = block_plain.get(blk, 0) + n
+                            block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
         # block values
         value: dict[int, float] = {}
-        for key, el in block_el.items():
+        for key in block_el:
             plain = block_plain.get(key, 0)
             link = block_link.get(key, 0)
             if plain + link == 0:
@@ -66,32 +89,23 @@ class _Scores:
                 self.positive_total += v
         # propagate sums upward (reverse document order = children before parents)
         score: dict[int, float] = {}
-        text: dict[int, int] = {}
+        text_of: dict[int, int] = {}
+        score_get, text_get, value_get = score.get, text_of.get, value.get
+        plain_get, link_get, parent_get = block_plain.get, block_link.get, parent_of.get
         for el in reversed(order):
             key = id(el)
-            s = score.get(key, 0.0) + value.get(key, 0.0)
-            t = text.get(key, 0) + block_plain.get(key, 0) + block_link.get(key, 0)
+            s = score_get(key, 0.0) + value_get(key, 0.0)
+            t = text_get(key, 0) + plain_get(key, 0) + link_get(key, 0)
             score[key] = s
-            text[key] = t
-            pk = parent_of.get(key)
+            text_of[key] = t
+            pk = parent_get(key)
             if pk is not None:
-                score[pk] = score.get(pk, 0.0) + s
-                text[pk] = text.get(pk, 0) + t
+                score[pk] = score_get(pk, 0.0) + s
+                text_of[pk] = text_get(pk, 0) + t
         self.score = score
-        self.text = text
+        self.text = text_of
         self.order = order
         self.block_el = block_el
-
-    @staticmethod
-    def _add(plain, link, sent, blk, text, in_link) -> None:
-        n = len(_squash(text))
-        if not n:
-            return
-        if in_link:
-            link[blk] = link.get(blk, 0) + n
-        else:
-            plain[blk] = plain.get(blk, 0) + n
-            sent[blk] = sent.get(blk, 0) + len(_SENTENCE.findall(text))
 
     def best(self, body: lxml.etree._Element) -> lxml.etree._Element | None:
         best_el = None
