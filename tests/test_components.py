@@ -105,16 +105,6 @@ def test_presence_leaves_the_verdict_of_a_plainly_complete_page_to_conversion():
     assert crawler.stats.get_value("gatecrawl/presence/deferred") is None
 
 
-def test_presence_measures_every_page_under_a_forced_render():
-    # A forced render must know of a bot challenge before the page goes to the browser.
-    crawler = _crawler('start_urls = ["https://example.test/"]\n[render]\npolicy = "force"\n')
-    mw = PresenceMiddleware.from_crawler(crawler)
-    request = Request("https://example.test/tides-long")
-    mw.process_response(request, _html(request.url, LONG_ARTICLE, request))
-    assert request.meta["gatecrawl_presence"]["render_policy"] == "force"
-    assert crawler.stats.get_value("gatecrawl/presence/deferred") is None
-
-
 def test_presence_leaves_non_html_alone():
     crawler = _crawler()
     mw = PresenceMiddleware.from_crawler(crawler)
@@ -136,12 +126,15 @@ def test_presence_skips_a_page_over_the_node_cap():
 
 
 def test_presence_force_policy_is_recorded():
+    # Every page is measured under a forced render, one the screen would let by too: a forced
+    # render must know of a bot challenge before the page goes to the browser.
     crawler = _crawler('start_urls = ["https://example.test/"]\n[render]\npolicy = "force"\n')
     mw = PresenceMiddleware.from_crawler(crawler)
-    request = Request("https://example.test/tides")
-    mw.process_response(request, _html(request.url, ARTICLE, request))
+    request = Request("https://example.test/tides-long")
+    mw.process_response(request, _html(request.url, LONG_ARTICLE, request))
     assert request.meta["gatecrawl_presence"]["render_policy"] == "force"
     assert crawler.stats.get_value("gatecrawl/presence/policy/force") == 1
+    assert crawler.stats.get_value("gatecrawl/presence/deferred") is None
 
 
 # --- SizeCapMiddleware ---------------------------------------------------------------------------

@@ -26,8 +26,8 @@ class _Scores:
 
     def _compute(self, body: lxml.etree._Element) -> None:
         # Attribute text to nearest block ancestor: iterative walk with explicit stack. (The
-        # text measure is inlined, with the names it reads bound locally: this runs for every
-        # element and every text of the page.)
+        # names the walk reads are bound locally: this runs for every element and every text
+        # of the page; ``tally`` is the text measure of one text or tail.)
         blocks = _BLOCKS
         sentences = _SENTENCE.findall
         block_plain: dict[int, int] = {}
@@ -37,6 +37,16 @@ class _Scores:
         parent_of: dict[int, int | None] = {}
         order: list[lxml.etree._Element] = []
         add_order = order.append
+
+        def tally(text: str, blk: int, in_link: bool) -> None:
+            n = len(" ".join(text.split()))  # (``_squash``)
+            if n:
+                if in_link:
+                    block_link[blk] = block_link.get(blk, 0) + n
+                else:
+                    block_plain[blk] = block_plain.get(blk, 0) + n
+                    block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
+
         # stack entries: (element, nearest block id, inside link)
         stack = [(body, None, False)]
         pop = stack.pop
@@ -55,27 +65,13 @@ class _Scores:
                 in_link = True
             # (from here ``blk`` and ``in_link`` are this element's: its text and its
             # children's tails belong to them)
-            text = el.text
-            if text:
-                n = len(" ".join(text.split()))  # (``_squash``)
-                if n:
-                    if in_link:
-                        block_link[blk] = block_link.get(blk, 0) + n
-                    else:
-                        block_plain[blk] = block_plain.get(blk, 0) + n
-                        block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
+            if el.text:
+                tally(el.text, blk, in_link)
             for child in reversed(el):
                 parent_of[id(child)] = key
                 push((child, blk, in_link))
-                text = child.tail
-                if text:  # a child's tail belongs to this element's block
-                    n = len(" ".join(text.split()))  # (``_squash``)
-                    if n:
-                        if in_link:
-                            block_link[blk] = block_link.get(blk, 0) + n
-                        else:
-                            block_plain[blk] = block_plain.get(blk, 0) + n
-                            block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
+                if child.tail:  # a child's tail belongs to this element's block
+                    tally(child.tail, blk, in_link)
         # block values
         value: dict[int, float] = {}
         for key in block_el:
