@@ -119,10 +119,8 @@ def _convert(body: bytes, url: str, content_type: str | None, recipe: Recipe, fe
         reason = Reason.HTTP_ERROR if status >= 400 else Reason.UNSUPPORTED_TYPE
         return finish(packet, "", failed_report(reason, content_type=content_type), t0)
     cap = DEFAULT_MAX_DOM_NODES if fetch.max_dom_nodes is None else fetch.max_dom_nodes
-    # (the estimate is at most the count of "<", itself at most the length: a cheap bound first)
-    if cap > 0 and len(body) > cap and body.count(b"<") > cap:
-        nodes = dom_node_estimate(body)
-        if nodes > cap:
-            packet.drop_detail = f"about {nodes:,} element nodes, over the cap of {cap:,} (GATECRAWL_MAX_DOM_NODES)"
-            return finish(packet, "", failed_report(Reason.TOO_COMPLEX, nodes=nodes, max_dom_nodes=cap), t0)
+    if over_node_cap(body, cap):
+        nodes = dom_node_estimate(body)  # (again, for the report: only on this rare path)
+        packet.drop_detail = f"about {nodes:,} element nodes, over the cap of {cap:,} (GATECRAWL_MAX_DOM_NODES)"
+        return finish(packet, "", failed_report(Reason.TOO_COMPLEX, nodes=nodes, max_dom_nodes=cap), t0)
     return convert_html(body, url, content_type, recipe, fetch, packet, t0)

@@ -154,11 +154,6 @@ def _text_chars(el: HtmlElement) -> int:
     return n
 
 
-def _app_roots(doc: HtmlElement) -> list:
-    return [el for el in doc.iter() if isinstance(el.tag, str) and (
-        (el.get("id") or "").lower() in _APP_ROOT_IDS or el.get("data-reactroot") is not None or el.get("ng-app") is not None)]
-
-
 def plainly_complete(doc: HtmlElement, body: bytes, min_chars: int) -> bool:
     """Whether a page shows none of what makes a shell, at a fraction of the cost of
     :func:`assess_presence`: its body holds at least ``min_chars`` characters of text outside
@@ -177,4 +172,6 @@ def plainly_complete(doc: HtmlElement, body: bytes, min_chars: int) -> bool:
             return False
     if not _may_hold_app_root(body):
         return True
-    return all(_text_chars(el) >= _FILLED_APP_ROOT_CHARS for el in _app_roots(doc))
+    # (the index is taken only for a page whose bytes name an app root: the shell signal's own
+    # list of them, never a second definition)
+    return all(_text_chars(el) >= _FILLED_APP_ROOT_CHARS for el in PageIndex(doc).app_roots)
