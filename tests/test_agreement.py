@@ -102,6 +102,27 @@ def test_a_much_louder_lead_that_keeps_none_of_the_own_selection_outvotes_it_and
     assert res.keep is None
 
 
+def test_an_own_selection_both_others_leave_out_loses_to_a_lead_no_smaller_than_it():
+    # The own selection (one dense section, S) is kept by neither trafilatura (the page's
+    # opening sections, O, a little longer than S) nor readability (elsewhere, R): it
+    # disagrees with both, and trafilatura's units replace it (vote_both_reject), although
+    # trafilatura says less than twice as much and does not agree with readability.
+    S, R = words("sect", 50), words("figs", 40)
+    opening = [words(f"open{k}x", 30) for k in range(2)]
+    spec = [(t, False, False) for t in opening] + [(S, True, True), (R, False, False)]
+    texts = {"trafilatura": " ".join(opening), "readability": R}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.mode == "own_outvoted" and res.keep == {0, 1} and res.rule == "vote_both_reject"
+    # readability keeping the own selection is one vote for it: it stands
+    texts = {"trafilatura": " ".join(opening), "readability": S}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.keep is None and res.rule is None
+    # a lead smaller than the own selection does not outvote it on its own
+    texts = {"trafilatura": opening[0], "readability": R}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.keep is None
+
+
 def test_a_disjoint_short_first_opinion_asks_the_second():
     # trafilatura keeps a short text and none of the own selection: not a confirmation, so
     # readability is asked (it agrees with trafilatura: the own selection is outvoted).

@@ -53,6 +53,33 @@ PRODUCT = ("<div id='page'><div class='product'><h1>Widget</h1>" + prose(4) + "<
 REVIEWED = ("<div class='product'><h1>Widget</h1>" + prose(4) + "<div class='product-reviews'><h2>Reviews</h2>"
             "<p>Arrived late, and the handle broke after a week of daily use.</p></div></div>")
 
+def blog(comment_class: str, n: int = 6) -> str:
+    """An old blog post with its readers' comments below it: the comments hold most of the prose."""
+    post = "".join(f"<p>The old mill by the river was rebuilt in the spring, and part {i} of this post tells how "
+                   "the beams were raised by the neighbours over three long weekends.</p>" for i in range(4))
+    coms = "".join(f"<li id='comment-{i}'><cite>Reader {i}</cite> Says:<p>Lovely story about the mill, comment {i} "
+                   "here: I remember walking past it as a child and wondering who had built it and why it stood "
+                   "empty for so many years.</p></li>" for i in range(n))
+    return (f"<div id='content'><div class='post'><h2>Raising the mill</h2><div class='entry'>{post}</div></div>"
+            f"<h3>{n} Responses</h3><ol class='{comment_class}'>{coms}</ol></div>")
+
+
+def landing(aside_class: str) -> str:
+    """A landing page's feature rows (trafilatura's text), one dense block of another class and a
+    list of figures Readability takes (trafilatura leaves ``slide`` blocks out)."""
+    def feature(i: int) -> str:
+        return " ".join(f"The feature{i} plan number {k} gives every team a clear view of the work ahead."
+                        for k in range(2))
+    links = "".join(f"<a href='/l{j}'>Learn more about it</a> " for j in range(12))
+    rows = "".join(f"<div class='row'><h2>Feature {i} for teams</h2><p>{feature(i)}</p><div>{links}</div></div>"
+                   for i in range(4))
+    story = "".join("<p>" + " ".join(f"Our {w} story {k} began when four friends rented a garage near the "
+                                     "harbour in spring." for k in range(3)) + "</p>" for w in ("archive", "ledger"))
+    figures = "".join("<p>" + ", ".join(f"{w} {k}" for k in range(25)) + "</p>" for w in ("lake", "heron"))
+    return (f"<div class='page'><h1>Plan the work</h1>{rows}</div><div class='aux'><div class='{aside_class}'>"
+            f"{story}</div></div><div class='more'><div class='slide'>{figures}</div></div>")
+
+
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
     "keep_dominant_block": (f"<button>{art()}", f"<button>Go</button>{art()}", {}),
@@ -107,7 +134,9 @@ CASES: dict[str, tuple[str, str, dict]] = {
         f"{prose(5)}</article>", {}),
     "exclude_video_teaser": (art("<div class='featured-video'><a href='/v'>watch</a><p>Video teaser.</p></div>"),
                              art("<div class='featured'><a href='/v'>watch</a><p>Teaser.</p></div>"), {}),
+    "exclude_unconfirmed_guarded": (blog("commentlist"), blog("responselist"), {}),
     "exclude_reference_disagree": (BYLINE, art(), {}),
+    "vote_both_reject": (landing("banner"), landing("panel"), {}),
     "agreement": (f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div></div>",
                   f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='body'>{EXTRA}</div></div>", {}),
     "exclude_no_agreement": (

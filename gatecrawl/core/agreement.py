@@ -20,6 +20,7 @@ This module has no Scrapy imports and no state; the same page gives the same dec
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import logging
 import re
@@ -187,6 +188,9 @@ class AgreementResult:
     candidates: dict  # name -> {"tokens", "kept_own_share"}
     removed: tuple = ()  # own unit indexes the vote removed
     added: tuple = ()  # unit indexes outside the own selection the vote added
+    #: the named rule (gatecrawl.core.extract.rules) behind the decision, when one beyond the
+    #: mode names it
+    rule: str | None = None
 
     def to_dict(self) -> dict:
         return {"mode": self.mode, "candidates": self.candidates,
@@ -281,6 +285,13 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
     in_chrome = sum(len(b.tokens) for b in ballots if b.own and b.chrome) >= CHROME_OWN_SHARE * own_tokens \
         and lead_in_own < OUTVOTED_MAX_SHARE * own_tokens
     outvoted = outvoted or in_chrome
+    # Both others speak and each keeps under OUTVOTED_MAX_SHARE of the own selection (together
+    # too), and the lead says at least as much as it: the own selection disagrees with both
+    # independent candidates and loses, without the lead having to say twice as much (one
+    # section of a landing page chosen by its density over the page's opening sections).
+    both_reject = not outvoted and len(speaking) >= 2 and own_kept < OUTVOTED_MAX_SHARE * own_tokens and \
+        lead.tokens >= own_tokens
+    outvoted = outvoted or both_reject
     if outvoted:
         kept = _majority_or_lead(ballots, others, lead.name)
         # The others' text must be found in the page's units: when the units they keep hold
@@ -296,7 +307,10 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
             realised = sum(len(b.tokens) for b, k in zip(ballots, kept) if k) >= OUTVOTE_REALISED_MIN * lead.tokens
         if not realised:
             return AgreementResult(keep=None, mode="own_only", candidates=info)
-        return result(kept, "own_outvoted")
+        out = result(kept, "own_outvoted")
+        if both_reject and out.keep is not None:
+            out = dataclasses.replace(out, rule="vote_both_reject")
+        return out
     # widened: text outside the own region that both others keep, or that the lead keeps
     # while it confirms the own selection (holds CONFIRM_SHARE of it) and the second opinion
     # does not (it is silent, or elsewhere on the page): the own selection is then a part of

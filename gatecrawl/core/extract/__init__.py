@@ -110,6 +110,17 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   units from the first heading after the last unit another candidate keeps, when they hold
   at least 30 tokens (related products, purchase terms, footnotes; see
   ``agreement.unvoted_tail``); each is listed in ``Selection.removed``;
+* ``exclude_unconfirmed_guarded`` (when the vote runs): a block inside the selection that a
+  class-word rule names (comments, related, sidebar, ads, newsletter, share bar, author bio,
+  tags, navigation; not footers) but that the size guards kept (it holds a large share of the
+  page's prose or half of its text: a blog post's long comment thread) is removed when
+  trafilatura's text for the page keeps at most 20% of its shingles and at least half of the
+  rest of the selection's (40+ tokens): the class word and the independent candidate agree.
+  Its text is listed in ``Selection.removed``, and the listing rescue does not take its items
+  back;
+* ``vote_both_reject``: the own selection is outvoted (``agreement.decide``) when both other
+  candidates speak, together keep under 30% of it, and trafilatura says at least as much as it
+  (the own selection disagrees with both; without this, trafilatura had to say twice as much);
 * ``exclude_reference_disagree`` (not when ``keep_comments``): trafilatura (fast mode, run
   on a copy of the selection) serves as a second opinion. When its text has at least
   40 tokens, at least :data:`REF_SUBSET_MIN` of its 4-token shingles occur in the

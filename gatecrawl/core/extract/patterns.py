@@ -197,10 +197,13 @@ def _modal(el) -> bool:
 
 
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
-                    skip: frozenset = frozenset(), text_chars: int | None = None) -> None:
+                    skip: frozenset = frozenset(), text_chars: int | None = None,
+                    guarded: list | None = None) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
     in ``skip`` (the page type's profile) do not apply. ``text_chars``: ``root``'s visible
-    characters when the caller has measured them."""
+    characters when the caller has measured them. ``guarded`` collects ``(element, rule)``
+    for the class-word matches that stayed only because of their size (the prose and
+    half-page guards): the second opinion decides on them later (``exclude_unconfirmed_guarded``)."""
     total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
     protected = _protected_blocks(root, fired)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
@@ -218,19 +221,23 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         holds_protected.update(el.iterancestors())
 
     def removable(el, rule) -> bool:
+        return _kept_by(el, rule) is None
+
+    def _kept_by(el, rule) -> str | None:
+        """Why ``el`` stays (``"profile"``, ``"protected"``, ``"size"``), or None: it goes."""
         # (pure tests, the cheapest first)
         if rule == "exclude_comments" and keep_comments or rule in skip:
-            return False
+            return "profile"
         if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
-            return False
+            return "protected"
         if rule != "exclude_cookie_banner" and prose_total:
             mass = sum(prose.get(p, 0) for p in el.iter("p"))
             if mass >= 0.25 * prose_total and mass >= 300:
-                return False  # holds a large share of the page's prose: not boilerplate
+                return "size"  # holds a large share of the page's prose: not boilerplate
         n = _text_len(el)
         if n > 0.5 * total and n > 400 and not _modal(el):
-            return False  # a page-level wrapper carrying a boilerplate-looking word
-        return True
+            return "size"  # a page-level wrapper carrying a boilerplate-looking word
+        return None
 
     for el in _RULE_CANDIDATES(root):
         if el is root or not _is_el(el) or el.getparent() is None:
@@ -251,9 +258,12 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
                 rule = _classify_attrs(a)
         if rule is None or anc is None:
             continue
-        if removable(el, rule):
+        why = _kept_by(el, rule)
+        if why is None:
             _drop(el)
             fired.add(rule)
+        elif why == "size" and guarded is not None:
+            guarded.append((el, rule))
 
     # Section headings that announce boilerplate ("Related articles", "Comments", ...):
     # drop the smallest enclosing container that is clearly just that section, else the

@@ -74,10 +74,16 @@ _ALL = (
     Rule("exclude_ad_label", "blocks", "remove", "a block that only labels an ad slot"),
     Rule("exclude_press_boilerplate", "blocks", "remove", "the About-the-company tail of a press release"),
     Rule("exclude_video_teaser", "blocks", "remove", "video player blocks with their promotional text"),
+    Rule("exclude_unconfirmed_guarded", "reference", "remove",
+         "a block whose class words name boilerplate (comments, related, sidebar ...) kept by its size "
+         "goes when trafilatura leaves it out and confirms the rest of the selection"),
     Rule("exclude_reference_disagree", "reference", "remove",
          "units the second opinion (trafilatura) leaves out when it covers most of the selection"),
     Rule("agreement", "vote", "structure",
          "the candidates' vote widened or replaced the own selection"),
+    Rule("vote_both_reject", "vote", "structure",
+         "both other candidates keep under 30% of the own selection and trafilatura says as much: "
+         "the own selection is outvoted"),
     Rule("exclude_no_agreement", "vote", "remove", "units inside the voted container that the vote left out"),
     Rule("exclude_unvoted_tail", "vote", "remove",
          "on a product page, the sections after the last unit trafilatura or Readability keeps"),

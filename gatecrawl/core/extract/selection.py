@@ -101,6 +101,63 @@ def _drop_unvoted_tail(root, units, tail: frozenset, fired: set[str], removed: l
             fired.add("exclude_unvoted_tail")
 
 
+#: a block a pattern rule names but its size guarded (see ``patterns._clean_patterns``) goes
+#: when the second opinion keeps at most this share of its shingles ...
+GUARDED_REF_MAX = 0.2
+#: ... while keeping at least this share of the rest of the selection (GUARDED_REST_MIN_TOKENS+ tokens)
+GUARDED_REST_MIN = 0.5
+GUARDED_REST_MIN_TOKENS = 40
+#: the pattern rules whose guarded blocks the second opinion may remove: not ``exclude_footer``
+#: (a footer holding much of a page's prose is its fine print: plans, terms and footnotes of a
+#: service or product page, which the second opinion, reading prose, leaves out; on wcxb-dev
+#: four such footers are content) nor the cookie rule (its blocks are never guarded)
+GUARDED_RULES = frozenset(("exclude_comments", "exclude_related", "exclude_sidebar", "exclude_ads",
+                           "exclude_newsletter", "exclude_share_bar", "exclude_author_bio", "exclude_tags",
+                           "exclude_nav"))
+
+
+def _drop_unconfirmed_guarded(root, guarded: list, ref: str, fired: set[str], removed: list,
+                              gone: set) -> None:
+    """``exclude_unconfirmed_guarded``: a block inside the selection whose class words name
+    boilerplate (comments, related posts, a sidebar ...) but which a size guard kept (it holds
+    much of the page's prose: a blog post's long comment thread) goes when the second opinion
+    (trafilatura, comments off) leaves it out and confirms the rest of the selection: the two
+    independent signals agree. Its text is listed in ``removed``, its vote units in ``gone``."""
+    if not guarded or not ref:
+        return
+    theirs = text_shingles("trafilatura", ref)
+    for el, rule in guarded:
+        if rule not in GUARDED_RULES:
+            continue
+        if el is root or el.getparent() is None or not any(a is root for a in el.iterancestors()):
+            continue
+        mine = frozenset(map(" ".join, _windows(_TOKEN_RX.findall(block_text(el).lower()))))
+        if not mine or len(mine & theirs) > GUARDED_REF_MAX * len(mine):
+            continue
+        rest_toks = _TOKEN_RX.findall(block_text(root).lower())
+        rest = frozenset(map(" ".join, _windows(rest_toks))) - mine
+        if len(rest_toks) - len(mine) < GUARDED_REST_MIN_TOKENS or \
+                len(rest & theirs) < GUARDED_REST_MIN * len(rest):
+            continue
+        text = _squash(el.text_content())
+        if text:
+            removed.append(("exclude_unconfirmed_guarded", text[:SET_ASIDE_MAX_CHARS]))
+        gone.update(e.get(UNIT_ATTR) for e in el.iter() if _is_el(e) and e.get(UNIT_ATTR) is not None)
+        _drop(el)
+        fired.add("exclude_unconfirmed_guarded")
+        fired.add(rule)
+
+
+def _mostly_gone(el, gone: set) -> bool:
+    """Half or more of the vote units under ``el`` are in ``gone``."""
+    idx = [e.get(UNIT_ATTR) for e in el.iter() if _is_el(e) and e.get(UNIT_ATTR) is not None]
+    return bool(idx) and sum(1 for i in idx if i in gone) >= 0.5 * len(idx)
+
+
+def _windows(toks: list[str]):
+    return zip(toks, toks[1:], toks[2:], toks[3:])
+
+
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
                 exclude_selectors: Sequence[str] = (), keep_comments: bool = False,
                 keep_bylines: bool = False, keep_captions: bool = False,
@@ -182,10 +239,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         if chosen is not None:
             break
 
+    guarded: list = []
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
         _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip,
-                        text_chars=None if exclude_selectors else page_chars)
+                        text_chars=None if exclude_selectors else page_chars, guarded=guarded)
         if guess.type == "product":
             _drop_reviews(body, fired)
         scores = _Scores(body)
@@ -266,6 +324,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         return ref_cache[name]
 
     shared = bool(units)
+    gone: set = set()  # vote units of the guarded blocks removed
+    if shared and guarded:
+        _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
                             keep_captions=keep_captions, set_aside=set_aside, removed=removed,
@@ -278,6 +339,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                    for i, u in enumerate(units)]
         res = decide(ballots, page_text, thread=comments_are_content)
         agreement_info = res.to_dict()
+        if res.rule == "vote_both_reject":
+            fired.add("vote_both_reject")
         if res.keep is None and guess.type == "product":
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
         if res.keep is not None:
@@ -309,6 +372,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                 del e.attrib[UNIT_ATTR]
     if vote and rule != "recipe_selector":
         rescued = _listing_rescue(vote_body, _text_len(root))
+        if rescued is not None and gone and _mostly_gone(rescued, gone):
+            rescued = None  # the repeated items are the block the two signals removed (comments)
         if rescued is not None:
             root = copy.deepcopy(rescued)
             root.tail = None

@@ -1,0 +1,65 @@
+"""Failure classes seen on corpora kept outside the repository (issue 13), one synthetic page
+each: the whole convert() path, what the Markdown holds and what the packet says was removed."""
+
+from __future__ import annotations
+
+import pytest
+
+from gatecrawl.core.convert import convert
+
+
+def _wordpress_post(comments: int) -> str:
+    """A WordPress-era blog post (Kubrick-style theme): the post, then its readers' comments in
+    an ``ol.commentlist``, a reply form, a sidebar and a footer; no semantic containers."""
+    post = "".join(f"<p>The old mill by the river was rebuilt in the spring, and paragraph {i} of this post "
+                   "tells how the beams were raised by the neighbours over three long weekends.</p>"
+                   for i in range(5))
+    coms = "".join(
+        f'<li class="alt" id="comment-{i}"><cite>Reader {i}</cite> Says:<br /><small class="commentmetadata">'
+        f'<a href="#comment-{i}">May {i % 28 + 1}, 2007 at 3:{i % 60:02d} pm</a></small><p>What a lovely story '
+        f"about the mill, comment {i} here: I remember walking past it as a child and wondering who had "
+        "built it and why it stood empty for so long.</p></li>" for i in range(comments))
+    side = "".join(f'<li><a href="/cat/{i}">Category {i}</a></li>' for i in range(15))
+    return f"""<html><head><title>Raising the mill &laquo; A village blog</title>
+<meta name="generator" content="WordPress 2.3.1" /></head><body>
+<div id="page"><div id="header"><div id="headerimg"><h1><a href="/">A village blog</a></h1>
+<div class="description">Notes from the valley</div></div></div><hr />
+<div id="content" class="narrowcolumn">
+<div class="navigation"><div class="alignleft"><a href="/prev">&laquo; Spring fair</a></div></div>
+<div class="post" id="post-12"><h2>Raising the mill</h2><small>May 1st, 2007 by admin</small>
+<div class="entry">{post}</div>
+<p class="postmetadata alt"><small>This entry was posted on Tuesday, May 1st, 2007 at 9:12 am and is filed
+under <a href="/cat/news">News</a>.</small></p></div>
+<h3 id="comments">{comments} Responses to &#8220;Raising the mill&#8221;</h3>
+<ol class="commentlist">{coms}</ol>
+<h3 id="respond">Leave a Reply</h3><form action="/wp-comments-post.php" method="post" id="commentform">
+<p><input type="text" name="author" id="author" /><label for="author"><small>Name (required)</small></label></p>
+<p><textarea name="comment" id="comment"></textarea></p></form>
+</div>
+<div id="sidebar"><ul><li><h2>Categories</h2><ul>{side}</ul></li></ul></div>
+<hr /><div id="footer"><p>A village blog is proudly powered by WordPress</p></div></div></body></html>"""
+
+
+@pytest.mark.parametrize("comments", [5, 30, 80])
+def test_a_wordpress_post_with_many_comments_keeps_the_post_and_leaves_the_comments(comments):
+    # The comments hold most of the page's prose, so the size guard keeps the comment list from
+    # the class-word rule; trafilatura (comments off) leaves it out and keeps the post: the
+    # two agree and it goes (exclude_unconfirmed_guarded), listed in the packet. With 30+
+    # comments the list looks like a listing's items: the listing rescue must not bring it back.
+    res = convert(_wordpress_post(comments).encode(), "http://village.example/2007/05/01/raising-the-mill/",
+                  content_type="text/html")
+    assert res.ok
+    md = res.markdown
+    assert all(f"paragraph {i} of this post" in md for i in range(5))
+    assert "What a lovely story" not in md
+    assert "Category 3" not in md
+    assert "exclude_unconfirmed_guarded" in res.packet.boilerplate_filter_rules_used
+    removed = res.packet.extraction["removed"]
+    assert any(r["rule"] == "exclude_unconfirmed_guarded" and "What a lovely story" in r["text"] for r in removed)
+
+
+def test_a_blog_post_without_comments_is_not_touched_by_the_guarded_rule():
+    res = convert(_wordpress_post(0).encode(), "http://village.example/2007/05/01/raising-the-mill/",
+                  content_type="text/html")
+    assert res.ok and "paragraph 4 of this post" in res.markdown
+    assert "exclude_unconfirmed_guarded" not in res.packet.boilerplate_filter_rules_used
