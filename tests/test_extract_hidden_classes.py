@@ -63,3 +63,33 @@ def test_a_blog_post_without_comments_is_not_touched_by_the_guarded_rule():
                   content_type="text/html")
     assert res.ok and "paragraph 4 of this post" in res.markdown
     assert "exclude_unconfirmed_guarded" not in res.packet.boilerplate_filter_rules_used
+
+
+def _manual_page(options_class: str) -> str:
+    """A documentation page (a Sphinx-like manual): prose, then an ``Options`` section whose
+    definition list sits in a block whose class trafilatura discards, then a note."""
+    prose = "".join(f"<p>The tool reads its configuration from the file named in the first argument, "
+                    f"paragraph {i}, and then applies every option given on the command line in order.</p>"
+                    for i in range(8))
+    entries = "".join(f"<dt><code>--opt{i}</code></dt><dd>Sets the option number {i} for the tool; the "
+                      f"default value is {3 * i} and it may be changed at any time.</dd>" for i in range(3))
+    return f"""<html><head><title>tool(1) manual</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/docs">Docs</a></nav></header>
+<main><article><h1>tool command reference</h1>{prose}
+<h2>Options</h2><div class="{options_class}"><dl>{entries}</dl></div>
+<h2>Notes</h2><p>The manual of the configuration file format explains each key in detail with examples.</p>
+</article></main><footer><p>Copyright 2020 Example</p></footer></body></html>"""
+
+
+@pytest.mark.parametrize("options_class", ["options", "cli-options", "meta", "plain"])
+def test_the_second_opinion_does_not_remove_a_documentation_pages_options_list(options_class):
+    # trafilatura discards blocks classed "options" or "meta" by their class word; its second
+    # opinion (exclude_reference_disagree) used to take every term and definition of the list
+    # out, and the section's heading with them.
+    res = convert(_manual_page(options_class).encode(), "https://docs.example.org/tool.html",
+                  content_type="text/html")
+    assert res.ok
+    md = res.markdown
+    assert "## Options" in md
+    assert all(f"`--opt{i}`" in md and f"Sets the option number {i} for the tool" in md for i in range(3))
+    assert not any("option number" in r["text"] for r in res.packet.extraction["removed"])

@@ -80,6 +80,21 @@ def landing(aside_class: str) -> str:
             f"{story}</div></div><div class='more'><div class='slide'>{figures}</div></div>")
 
 
+def manual(definitions: list[str]) -> str:
+    """A manual page: its prose, then an ``Options`` section whose ``<dl>`` sits in a block classed
+    ``options`` (a class trafilatura discards), then a note."""
+    entries = "".join(f"<dt><code>--opt{i}</code></dt><dd>{d}</dd>" for i, d in enumerate(definitions))
+    text = "".join(f"<p>The tool reads its configuration from the file named in the first argument, paragraph "
+                   f"{i}, and then applies every option given on the command line in order.</p>" for i in range(8))
+    return (f"<main><article><h1>tool command reference</h1>{text}<h2>Options</h2><div class='options'><dl>"
+            f"{entries}</dl></div><h2>Notes</h2><p>The manual of the configuration file format explains each key "
+            "in detail with examples for typical setups.</p></article></main>")
+
+
+OPTION_DEFS = [f"Sets the option number {i} for the tool; the default value is {3 * i} and it may be changed."
+               for i in range(3)]
+
+
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
     "keep_dominant_block": (f"<button>{art()}", f"<button>Go</button>{art()}", {}),
@@ -135,6 +150,7 @@ CASES: dict[str, tuple[str, str, dict]] = {
     "exclude_video_teaser": (art("<div class='featured-video'><a href='/v'>watch</a><p>Video teaser.</p></div>"),
                              art("<div class='featured'><a href='/v'>watch</a><p>Teaser.</p></div>"), {}),
     "exclude_unconfirmed_guarded": (blog("commentlist"), blog("responselist"), {}),
+    "keep_definition_list": (manual(OPTION_DEFS), manual(["Jane Doe", "May 1, 2020", "Staff"]), {}),
     "exclude_reference_disagree": (BYLINE, art(), {}),
     "vote_both_reject": (landing("banner"), landing("panel"), {}),
     "agreement": (f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div></div>",

@@ -118,6 +118,11 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   rest of the selection's (40+ tokens): the class word and the independent candidate agree.
   Its text is listed in ``Selection.removed``, and the listing rescue does not take its items
   back;
+* ``keep_definition_list`` (with ``exclude_reference_disagree``): the terms and definitions of
+  a ``<dl>`` with 2+ terms, each defined, whose definitions hold 8+ tokens on average stay
+  whatever the second opinion keeps of them (an options or parameters list; trafilatura drops
+  blocks classed ``options`` or ``meta`` by their class word); "Author: / Date:" label lists
+  are not shielded;
 * ``vote_both_reject``: the own selection is outvoted (``agreement.decide``) when both other
   candidates speak, together keep under 30% of it, and trafilatura says at least as much as it
   (the own selection disagrees with both; without this, trafilatura had to say twice as much);

@@ -77,6 +77,8 @@ _ALL = (
     Rule("exclude_unconfirmed_guarded", "reference", "remove",
          "a block whose class words name boilerplate (comments, related, sidebar ...) kept by its size "
          "goes when trafilatura leaves it out and confirms the rest of the selection"),
+    Rule("keep_definition_list", "reference", "keep",
+         "a <dl> of 2+ terms with sentence-long definitions stays whole against the second opinion"),
     Rule("exclude_reference_disagree", "reference", "remove",
          "units the second opinion (trafilatura) leaves out when it covers most of the selection"),
     Rule("agreement", "vote", "structure",
