@@ -157,6 +157,25 @@ def test_an_own_selection_in_the_page_chrome_that_the_lead_leaves_out_is_outvote
     assert res.keep is None
 
 
+def test_an_own_selection_in_a_header_that_holds_the_page_loses_to_the_lead_there():
+    # The whole page is nested in its header (an unclosed tag): the own selection (a blurb, N)
+    # and the story trafilatura keeps (A) are both in it. The story is chrome only because the
+    # header holds the page (page_chrome): against the own selection in the chrome, the lead
+    # alone keeps it (chrome_holds_page). A unit in the header that is not marked so (a menu)
+    # still needs both others.
+    N, menu = words("blurb", 60), words("menu", 20)
+    spec = [Ballot(0, N.split(), True, "p", in_region=True, chrome=True, page_chrome=True),
+            Ballot(1, menu.split(), False, "li", chrome=True),
+            Ballot(2, A.split(), False, "p", chrome=True, page_chrome=True)]
+    texts = {"trafilatura": menu + " " + A, "readability": ""}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_outvoted" and set(res.keep) == {2} and res.rule == "chrome_holds_page"
+    # without the mark the story is chrome like the menu: nothing the lead keeps can replace the blurb
+    spec[2] = Ballot(2, A.split(), False, "p", chrome=True)
+    res = decide(spec, lambda name: texts[name])
+    assert res.keep is None
+
+
 def test_chrome_needs_both_others_when_the_own_selection_abstains_or_is_widened_by_one():
     # the own selection abstains; trafilatura alone keeps a body and a menu in <nav>
     spec = [Ballot(0, [], True, "p", in_region=True),

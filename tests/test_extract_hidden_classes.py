@@ -93,3 +93,42 @@ def test_the_second_opinion_does_not_remove_a_documentation_pages_options_list(o
     assert "## Options" in md
     assert all(f"`--opt{i}`" in md and f"Sets the option number {i} for the tool" in md for i in range(3))
     assert not any("option number" in r["text"] for r in res.packet.extraction["removed"])
+
+
+def _gazette_page(closed: bool) -> str:
+    menu = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(12))
+    blurb = " ".join(f"The Valley Gazette has served readers since 1921 and fact {i} about the paper is that it "
+                     "is owned by its staff." for i in range(14))
+    story = "".join(f"<p>The council met on Tuesday to discuss the new bridge, and point {i} of the debate was "
+                    "whether the old ferry should keep running through the winter months.</p>" for i in range(6))
+    tags = "".join(f'<a href="/t{j}">Topic number {j}</a> ' for j in range(30))
+    return f"""<html><head><title>Bridge debate - The Valley Gazette</title></head><body>
+<header id="top"><div class="branding"><h1 class="site-title"><a href="/">The Valley Gazette</a></h1>
+<div class="menu-wrap"><ul>{menu}</ul>{"</div></div>" if closed else ""}
+</header>
+<div class="about"><p>{blurb}</p></div>
+<div class="links">{tags}</div>
+<div class="story"><h2>Council debates the new bridge</h2><p class="meta">By Ann Smith, 3 March 2009</p>{story}</div>
+<footer><p>Copyright 2009 The Valley Gazette</p></footer></body></html>"""
+
+
+def test_a_page_nested_in_its_header_by_an_unclosed_div_keeps_its_story():
+    # The header leaves a <div> open: the parser nests the whole page in <header>, every unit is
+    # chrome by markup, and the density candidate (a dense "about the paper" blurb) lies in the
+    # header. trafilatura keeps the story and none of the blurb; Readability is silent. The
+    # story used to be lost (the lead alone may not bring chrome back, so the blurb stood).
+    res = convert(_gazette_page(closed=False).encode(), "http://gazette.example/2009/03/bridge.html",
+                  content_type="text/html")
+    assert res.ok
+    md = res.markdown
+    assert all(f"point {i} of the debate" in md for i in range(6))
+    assert "fact 2 about the paper" not in md and "Section 3" not in md
+    assert "chrome_holds_page" in res.packet.boilerplate_filter_rules_used
+    assert res.packet.extraction["agreement"]["mode"] == "own_outvoted"
+
+
+def test_a_well_formed_header_is_still_chrome():
+    res = convert(_gazette_page(closed=True).encode(), "http://gazette.example/2009/03/bridge.html",
+                  content_type="text/html")
+    assert res.ok and "point 5 of the debate" in res.markdown and "Section 3" not in res.markdown
+    assert "chrome_holds_page" not in res.packet.boilerplate_filter_rules_used

@@ -95,6 +95,21 @@ OPTION_DEFS = [f"Sets the option number {i} for the tool; the default value is {
                for i in range(3)]
 
 
+def gazette(closed: bool) -> str:
+    """A news page whose header leaves a ``<div>`` open (``closed=False``): the parser then nests
+    the whole page in the header. A dense "about us" blurb beats the story in the density score."""
+    menu = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(12))
+    blurb = " ".join(f"The Valley Gazette has served readers since 1921 and fact {i} about the paper is that "
+                     "it is owned by its staff." for i in range(14))
+    story = "".join(f"<p>The council met on Tuesday to discuss the new bridge, and point {i} of the debate was "
+                    "whether the old ferry should keep running through the winter months.</p>" for i in range(6))
+    tags = "".join(f"<a href='/t{j}'>Topic number {j}</a> " for j in range(30))
+    return (f"<header><div class='branding'><h1><a href='/'>The Valley Gazette</a></h1><div class='menu-wrap'>"
+            f"<ul>{menu}</ul>{'</div></div>' if closed else ''}</header><div class='about'><p>{blurb}</p></div>"
+            f"<div class='links'>{tags}</div><div class='story'><h2>Council debates the new bridge</h2>{story}</div>"
+            "<footer><p>Copyright 2009 The Valley Gazette</p></footer>")
+
+
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
     "keep_dominant_block": (f"<button>{art()}", f"<button>Go</button>{art()}", {}),
@@ -155,6 +170,7 @@ CASES: dict[str, tuple[str, str, dict]] = {
     "vote_both_reject": (landing("banner"), landing("panel"), {}),
     "agreement": (f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div></div>",
                   f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='body'>{EXTRA}</div></div>", {}),
+    "chrome_holds_page": (gazette(closed=False), gazette(closed=True), {}),
     "exclude_no_agreement": (
         f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div>"
         "<div class='newsletter-box'><p>Get the daily mail in your inbox every day</p></div></div>",

@@ -172,6 +172,10 @@ class Ballot:
     #: inside page chrome by markup (``nav``, ``header``, ``footer``, ``aside`` or their ARIA
     #: roles): one candidate alone never brings it back
     chrome: bool = False
+    #: chrome only because a chrome element around it holds most of the page (the page nested in
+    #: its header by an unclosed tag), and not mostly link text: when an own selection in the
+    #: chrome is outvoted, the lead alone may keep such a unit (see ``decide``)
+    page_chrome: bool = False
     votes: dict = field(default_factory=dict)
 
 
@@ -206,13 +210,16 @@ def _info(cands, ballots, own_tokens) -> dict:
     return info
 
 
-def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str) -> list[bool]:
+def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str, *,
+                      page_chrome: bool = False) -> list[bool]:
     """Without the own selection: the units the lead candidate keeps (it holds what both
     others agree on, and on both development corpora the lead alone beat the others' overlap
     when they disagreed), plus any unit both others keep. A unit in the page's chrome by
     markup (navigation, header, footer, aside) needs both: the lead alone does not bring a
-    menu back."""
-    return [bool(b.tokens) and (o >= 2 or (b.votes.get(lead, False) and not b.chrome))
+    menu back; with ``page_chrome``, except a unit that is chrome only because the chrome
+    element holds the page (``Ballot.page_chrome``)."""
+    return [bool(b.tokens) and (o >= 2 or (b.votes.get(lead, False) and (
+        not b.chrome or (page_chrome and b.page_chrome))))
             for b, o in zip(ballots, others)]
 
 
@@ -293,7 +300,8 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
         lead.tokens >= own_tokens
     outvoted = outvoted or both_reject
     if outvoted:
-        kept = _majority_or_lead(ballots, others, lead.name)
+        # against an own selection in the chrome, the page nested in a chrome element is no menu
+        kept = _majority_or_lead(ballots, others, lead.name, page_chrome=in_chrome)
         # The others' text must be found in the page's units: when the units they keep hold
         # under half of the lead's text (it lives in markup the units do not cover), replacing
         # the own selection would keep fragments; the own selection stands. (Against a chrome
@@ -310,6 +318,8 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
         out = result(kept, "own_outvoted")
         if both_reject and out.keep is not None:
             out = dataclasses.replace(out, rule="vote_both_reject")
+        elif in_chrome and out.keep is not None and any(b.page_chrome and b.index in out.keep for b in ballots):
+            out = dataclasses.replace(out, rule="chrome_holds_page")
         return out
     # widened: text outside the own region that both others keep, or that the lead keeps
     # while it confirms the own selection (holds CONFIRM_SHARE of it) and the second opinion

@@ -123,6 +123,11 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   whatever the second opinion keeps of them (an options or parameters list; trafilatura drops
   blocks classed ``options`` or ``meta`` by their class word); "Author: / Date:" label lists
   are not shielded;
+* ``chrome_holds_page`` (the vote): a ``header``/``nav``/``footer``/``aside`` (or ARIA role)
+  holding more than half of the page's text is no menu (an unclosed ``<div>`` in the header
+  makes the parser nest the page in it): when the own selection lies in such chrome and
+  trafilatura keeps under 30% of it, trafilatura alone keeps the units there that are not
+  mostly link text (chrome by markup otherwise needs both other candidates);
 * ``vote_both_reject``: the own selection is outvoted (``agreement.decide``) when both other
   candidates speak, together keep under 30% of it, and trafilatura says at least as much as it
   (the own selection disagrees with both; without this, trafilatura had to say twice as much);

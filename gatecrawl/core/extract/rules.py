@@ -86,6 +86,9 @@ _ALL = (
     Rule("vote_both_reject", "vote", "structure",
          "both other candidates keep under 30% of the own selection and trafilatura says as much: "
          "the own selection is outvoted"),
+    Rule("chrome_holds_page", "vote", "keep",
+         "a header or nav holding most of the page (an unclosed tag in it) is no menu: against an own "
+         "selection there, trafilatura alone keeps its units that are not mostly links"),
     Rule("exclude_no_agreement", "vote", "remove", "units inside the voted container that the vote left out"),
     Rule("exclude_unvoted_tail", "vote", "remove",
          "on a product page, the sections after the last unit trafilatura or Readability keeps"),

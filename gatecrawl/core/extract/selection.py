@@ -13,7 +13,8 @@ from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, 
 from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
-from gatecrawl.core.extract.patterns import _clean_patterns, _drop_reviews, _protected_blocks, _recipe_exclude
+from gatecrawl.core.extract.patterns import (_clean_patterns, _drop_reviews, _link_share, _protected_blocks,
+                                             _recipe_exclude)
 from gatecrawl.core.extract.links import _clean_links
 from gatecrawl.core.extract.blocks import (_drop_ad_labels, _drop_author_bios,
     _drop_calls_to_action, _drop_inline_teasers, _drop_media_and_policy, _drop_popovers,
@@ -62,29 +63,43 @@ _CHROME_TAGS = frozenset(("nav", "header", "footer", "aside"))
 _CHROME_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary"))
 
 
-def _in_chrome(unit, memo: dict | None = None) -> bool:
-    """The unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``). A header
-    inside an article (its title block) is not chrome. ``memo`` (one tree, not changed
-    while it is used) keeps each element's answer: the units of a page share ancestors."""
+#: a chrome element holding more than this share of the page's text does not make chrome
+CHROME_PAGE_MAX_SHARE = 0.5
+
+
+def _is_chrome_el(el) -> bool:
+    return el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES
+
+
+def _in_chrome(unit, memo: dict | None = None, page_chars: int = 0) -> int:
+    """1 when the unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``); 2 when
+    the chrome element around it holds more than :data:`CHROME_PAGE_MAX_SHARE` of the page's
+    ``page_chars`` (``Ballot.page_chrome``: an unclosed ``<div>`` in the header makes the
+    parser nest the whole page in it); 0 otherwise. A header inside an article (its title
+    block) is not chrome. ``memo`` (one tree, not changed while it is used) keeps each
+    element's answer: the units of a page share ancestors."""
     memo = {} if memo is None else memo
-    path = []  # elements from the unit up that are neither content nor chrome
-    found = False
+    path = []  # elements from the unit up that neither end the walk nor are chrome
+    top = 0
     el = unit
     while el is not None:
         if el in memo:
-            found = memo[el]
+            top = memo[el]
             break
         if el.tag in ("article", "main") or (el.get("role") or "").strip() == "main":
-            memo[el] = found = False
+            memo[el] = top = 0
             break
-        if el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES:
-            memo[el] = found = True
+        if _is_chrome_el(el) and not (page_chars and _text_len(el) > CHROME_PAGE_MAX_SHARE * page_chars):
+            memo[el] = top = 1
             break
         path.append(el)
         el = el.getparent()
-    for el in path:
-        memo[el] = found
-    return found
+    state = top
+    for el in reversed(path):  # from the top down: below a page-holding chrome element, 2
+        if state != 1 and _is_chrome_el(el):
+            state = 2
+        memo[el] = state
+    return memo[unit] if path else top
 
 
 def _drop_unvoted_tail(root, units, tail: frozenset, fired: set[str], removed: list) -> None:
@@ -334,13 +349,19 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if units:
         own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
         chrome: dict = {}
+        states = [_in_chrome(u, chrome, page_chars) for u in units]
+        # inside a page-holding chrome element, a unit that is mostly link text is never taken
+        # for the page (the menu the page was nested in)
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
-                          in_region=i in region, chrome=_in_chrome(u, chrome))
-                   for i, u in enumerate(units)]
+                          in_region=i in region, chrome=st != 0,
+                          page_chrome=st == 2 and _link_share(u) < 0.5)
+                   for i, (u, st) in enumerate(zip(units, states))]
         res = decide(ballots, page_text, thread=comments_are_content)
         agreement_info = res.to_dict()
         if res.rule == "vote_both_reject":
             fired.add("vote_both_reject")
+        elif res.rule == "chrome_holds_page":
+            fired.add("chrome_holds_page")
         if res.keep is None and guess.type == "product":
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
         if res.keep is not None:
