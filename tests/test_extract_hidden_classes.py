@@ -132,3 +132,33 @@ def test_a_well_formed_header_is_still_chrome():
                   content_type="text/html")
     assert res.ok and "point 5 of the debate" in res.markdown and "Section 3" not in res.markdown
     assert "chrome_holds_page" not in res.packet.boilerplate_filter_rules_used
+
+
+def _table_news_page() -> str:
+    """An old news page laid out in one table (menu, story, "more news" columns, a copyright row),
+    its story set as text and ``<br><br>`` inside ``<font>`` in its cell (no paragraphs)."""
+    nav = "".join(f'<a href="/s{i}">Section {i}</a><br>' for i in range(15))
+    story = "".join(f"The harbour board voted on Monday to extend the pier, and point {i} of the plan is that the "
+                    "fishing fleet keeps its berths during the works.<br><br>" for i in range(6))
+    side = "".join(f'<p><a href="/n{i}">Other headline number {i} from the region today</a></p>' for i in range(8))
+    return f"""<html><head><title>Pier to be extended - Coast Herald</title></head><body bgcolor="#ffffff">
+<table width="780" border="0" cellpadding="0" cellspacing="0"><tr><td colspan="3"><img src="/logo.gif"
+alt="Coast Herald"><font size="1">Tuesday, 4 May 2004</font></td></tr>
+<tr><td width="150" valign="top"><font face="Arial" size="2">{nav}</font></td>
+<td width="480" valign="top"><font face="Arial"><b><font size="4">Pier to be extended</font></b><br><i>By Tom
+Reed</i><br>{story}</font></td>
+<td width="150" valign="top"><b>More news</b>{side}</td></tr>
+<tr><td colspan="3"><font size="1">Copyright 2004 Coast Herald. All rights reserved.
+<a href="/privacy">Privacy</a></font></td></tr></table></body></html>"""
+
+
+def test_an_old_table_layout_page_keeps_its_story_column_not_the_whole_table():
+    # Scored as one block, the layout table won the density score whole and the coverage guard
+    # took the body: menu and copyright in the Markdown. A long cell is now a block of its own.
+    res = convert(_table_news_page().encode(), "http://www.coastherald.example/news/2004/05/04/pier.html",
+                  content_type="text/html")
+    assert res.ok
+    md = res.markdown
+    assert all(f"point {i} of the plan" in md for i in range(6))
+    assert "Section 3" not in md and "Copyright 2004" not in md
+    assert "layout_cell_block" in res.packet.boilerplate_filter_rules_used

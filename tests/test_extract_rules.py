@@ -110,6 +110,20 @@ def gazette(closed: bool) -> str:
             "<footer><p>Copyright 2009 The Valley Gazette</p></footer>")
 
 
+def layout_table(story_in_cell: bool) -> str:
+    """An old news page laid out in a table: menu, story, "more news" columns. The story is text
+    and ``<br>`` straight in its cell, or (``story_in_cell=False``) a data table of short cells."""
+    menu = "".join(f"<a href='/s{i}'>Section {i}</a><br>" for i in range(15))
+    story = "".join(f"The harbour board voted on Monday to extend the pier, and point {i} of the plan is that "
+                    "the fishing fleet keeps its berths during the works.<br><br>" for i in range(6))
+    more = "".join(f"<p><a href='/n{i}'>Other headline number {i} from the region today</a></p>" for i in range(8))
+    if story_in_cell:
+        return (f"<table><tr><td>{menu}</td><td><b>Pier to be extended</b><br>{story}</td><td>{more}</td></tr>"
+                "<tr><td colspan='3'>Copyright 2004 Coast Herald.</td></tr></table>")
+    rows = "".join(f"<tr><td>Berth {i}</td><td>{i * 3} m</td><td>open</td></tr>" for i in range(20))
+    return f"<h1>Berths</h1>{prose(4)}<table>{rows}</table>"
+
+
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
     "keep_dominant_block": (f"<button>{art()}", f"<button>Go</button>{art()}", {}),
@@ -142,6 +156,7 @@ CASES: dict[str, tuple[str, str, dict]] = {
     "exclude_reviews": (PRODUCT_LD + REVIEWED, REVIEWED, {"url": "https://shop.example/widget"}),
     "keep_caption": (BYLINE, art(), {}),
     "keep_byline": (BYLINE, art(), {}),
+    "layout_cell_block": (layout_table(True), layout_table(False), {}),
     "exclude_duplicate": (art("<figure><figcaption>The same caption of the photo, twice over.</figcaption></figure>"
                               "<figure><figcaption>The same caption of the photo, twice over.</figcaption></figure>"),
                           art("<figure><figcaption>The first caption of the photo, said once.</figcaption></figure>"

@@ -20,7 +20,9 @@ Selection, first rule that yields a node wins:
    applied inside it.
 2. Otherwise ``exclude_selectors`` and the pattern rules are applied to the whole body and
    every element gets a *content score*: text is attributed to its nearest block-level
-   ancestor (lists and tables count as one block); a block is worth
+   ancestor (lists and tables count as one block, except a table cell holding 200+ characters:
+   a layout table's column is a block of its own, ``layout_cell_block`` when the selection lies
+   in one); a block is worth
    ``plain - 2 * max(0, linked - plain) - 10 + 10 * sentences (max 5)`` where ``plain`` /
    ``linked`` are its characters outside / inside links; an element's score is the sum over
    the blocks inside it. The best element (highest score, deepest on ties, first in

@@ -3,7 +3,8 @@
 One entry per name: the stage that applies it, whether it removes, keeps or restructures, and
 what it does. The stages run in this order: ``preclean`` (:mod:`.preclean`), ``vote_units``
 (:mod:`.reference`, loose text wrapped for the vote), ``patterns`` (:mod:`.patterns`, on the
-whole page before scoring, or inside a recipe's selection), ``links`` (:mod:`.links`) and
+whole page before scoring, or inside a recipe's selection), ``scoring`` (:mod:`.scoring`, the
+density candidate), ``links`` (:mod:`.links`) and
 ``blocks`` (:mod:`.blocks`) inside the selection, ``reference`` (the second opinion,
 :mod:`.reference`), ``vote`` (the candidates' vote, :mod:`gatecrawl.core.agreement`),
 ``listing`` (:mod:`.listing`) and ``output`` (the last touches, :mod:`.dom`).
@@ -63,6 +64,9 @@ _ALL = (
          "product pages: the shoppers' reviews block (review classes, itemprop=review)"),
     Rule("keep_caption", "patterns", "keep", "figcaptions and caption/credit classes are shielded"),
     Rule("keep_byline", "patterns", "keep", "byline/author/date classes and rel=author are shielded"),
+    Rule("layout_cell_block", "scoring", "structure",
+         "a table cell of 200+ characters is scored as a block of its own (a layout table's column), "
+         "and the selection lies in one"),
     Rule("exclude_duplicate", "links", "remove",
          "a caption or leaf block repeating an earlier one, or a repeated sibling section"),
     Rule("exclude_link_dense", "links", "remove", "blocks under 1,500 characters with over 60% link text"),

@@ -298,6 +298,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                             sum(1 for _ in node.iter("article")) == n_art:
                         chosen, rule = node, "coverage_guard"
             selector = _selector_of(chosen, rule)
+            if scores.long_cells and any(c is chosen or c in chosen.iterancestors() for c in scores.long_cells):
+                fired.add("layout_cell_block")
 
     if chosen is None:
         chosen = body
