@@ -124,6 +124,18 @@ def layout_table(story_in_cell: bool) -> str:
     return f"<h1>Berths</h1>{prose(4)}<table>{rows}</table>"
 
 
+def qa_thread(comment_class: str) -> str:
+    """A Q&A thread (QAPage): a question and two answers, each with its comments below it."""
+    def comments(k: int) -> str:
+        return (f"<div class='{comment_class}'><ul>" + "".join(
+            f"<li>Did you try restarting it first, note {k}-{j}? That often helps here.</li>" for j in range(2))
+            + "</ul></div>")
+    posts = "".join(f"<div class='{kind}'><div class='postcell'>{prose(3)}</div>{comments(k)}</div>"
+                    for k, kind in enumerate(("question", "answer", "answer")))
+    return ('<script type="application/ld+json">{"@context": "https://schema.org", "@type": "QAPage"}</script>'
+            f"<div id='content'><h1>How do I back up my system?</h1>{posts}</div>")
+
+
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
     "keep_dominant_block": (f"<button>{art()}", f"<button>Go</button>{art()}", {}),
@@ -139,6 +151,7 @@ CASES: dict[str, tuple[str, str, dict]] = {
                           art("<div class='shard'><a href='/fb'>Facebook</a></div>"), {}),
     "exclude_comments": (art("<div id='comments'><p>I disagree, first commenter.</p></div>"),
                          art("<div class='discuss'><p>I disagree, first commenter.</p></div>"), {}),
+    "exclude_post_comments": (qa_thread("comments"), qa_thread("follow-ups"), {}),
     "exclude_related": (art("<section class='related-articles'><ul><li><a href='/r1'>Other story</a></li></ul></section>"),
                         art("<section class='relative'><ul><li><a href='/r1'>Other story</a></li></ul></section>"), {}),
     "exclude_ads": (art("<div class='ad-slot'>Buy</div>"), art("<div class='adopt'>Buy</div>"), {}),

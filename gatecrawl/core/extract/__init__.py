@@ -52,7 +52,10 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``, ``exclude_author_bio``,
   ``exclude_tags``, ``exclude_signature`` (the signature under each post of a thread: class
   word ``signature``), ``exclude_poster_stats`` (a member's title and stats beside each post:
-  ``userExtras``, ``userTitle``, ``user-stats`` ...); class strings that name the content itself (``article-body``,
+  ``userExtras``, ``userTitle``, ``user-stats`` ...), ``exclude_post_comments`` (on a thread,
+  whose profile skips ``exclude_comments``: a comment-classed block inside one post, under an
+  ancestor whose class or id names a question, an answer, a post or a message: the comments
+  under a Q&A post are not posts); class strings that name the content itself (``article-body``,
   ``entry-content``, ...) and embedded posts (tweets etc.) are never matched;
 * by section heading text ("Related articles", "More from ...", "Comments", "Share this",
   "Sign up ..."): the section (or the heading and the block after it);

@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_attrs, _drop, _is_el, _rx, _short_lengths, _squash,
+from gatecrawl.core.extract.dom import (_attr_match, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
     _text_len, collapsed_menu_chars)
 
 
@@ -190,6 +190,23 @@ def _rule_candidates(root: lxml.etree._Element) -> list:
 _RULE_CANDIDATES = _rule_candidates
 
 
+#: the class/id words of a thread's post (a question, an answer, a message)
+_THREAD_POST_RX = _rx(r"(?:^|[\s_-])(?:answer|question|post|message)(?:$|[\s_-])")
+
+
+def _under_post(el, root) -> bool:
+    """``el`` lies inside one post of a thread (an ancestor below ``root`` whose class or id names
+    a question, an answer, a post or a message, and no comment): the comments under a post of a
+    Q&A thread are not its posts."""
+    for a in el.iterancestors():
+        if a is root:
+            return False
+        attrs = _attrs(a)
+        if attrs and _attr_match(_THREAD_POST_RX, attrs) and "comment" not in attrs.lower():
+            return True
+    return False
+
+
 def _modal(el) -> bool:
     """A dialog the page declares modal (``aria-modal="true"``): an overlay, never the page."""
     return (el.get("role") or "").strip().lower() in _DIALOG_ROLES and \
@@ -226,7 +243,8 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     def _kept_by(el, rule) -> str | None:
         """Why ``el`` stays (``"profile"``, ``"protected"``, ``"size"``), or None: it goes."""
         # (pure tests, the cheapest first)
-        if rule == "exclude_comments" and keep_comments or rule in skip:
+        if rule == "exclude_comments" and keep_comments or rule in skip and not (
+                rule == "exclude_comments" and _under_post(el, root)):
             return "profile"
         if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
             return "protected"
@@ -261,7 +279,10 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         why = _kept_by(el, rule)
         if why is None:
             _drop(el)
-            fired.add(rule)
+            if rule in skip:  # (only comments under one post of a thread get here)
+                fired.add("exclude_post_comments")
+            else:
+                fired.add(rule)
         elif why == "size" and guarded is not None:
             guarded.append((el, rule))
 

@@ -46,6 +46,8 @@ _ALL = (
     Rule("exclude_share_bar", "patterns", "remove", "share and social classes and headings"),
     Rule("exclude_comments", "patterns", "remove",
          "comment classes and headings, and short comment-policy notices (not on a thread)"),
+    Rule("exclude_post_comments", "patterns", "remove",
+         "on a thread, comment blocks inside one post (a question's or an answer's comments): not posts"),
     Rule("exclude_related", "patterns", "remove",
          "related/recommended classes and headings, and lists of teasers (not on a thread: its posts)"),
     Rule("exclude_ads", "patterns", "remove", "ad, sponsor and promo classes"),
