@@ -71,6 +71,9 @@ CONTINUE_UNIT_MIN = 15
 #: ... and at least this many such units: a run of sections or items, not one block after the
 #: selection (a footer's address, a "submit a correction" note)
 CONTINUE_MIN_UNITS = 3
+#: the lead alone never adds a run of at least this many consecutive link-only units (see
+#: :func:`_link_runs`; ``Ballot.linked``)
+LINK_RUN_MIN = 3
 
 
 class _Quiet(logging.Filter):
@@ -177,6 +180,8 @@ class Ballot:
     #: chrome is outvoted, the lead alone may keep such a unit (see ``decide``)
     page_chrome: bool = False
     votes: dict = field(default_factory=dict)
+    #: the unit's text is (almost) all link text (80% or more): a menu entry, a headline
+    linked: bool = False
 
 
 @dataclass(frozen=True)
@@ -336,6 +341,14 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
     # selection are added when they are sections, not teasers (see _continuation).
     second_outside = len(speaking) >= 2 and sum(
         len(b.tokens) for b in ballots if not b.own and not b.in_region and b.votes.get(speaking[1].name))
+    # The second opinion keeps a part of the own selection and nothing outside it, while the
+    # lead says more than twice what the own selection holds: the lead read (most of) the page,
+    # menus and headline lists included, where the second read the own selection's block. One
+    # opinion against one: the lead alone does not widen (pages whose markup names no chrome,
+    # where ``Ballot.chrome`` cannot keep the menus out).
+    second_inside = len(speaking) >= 2 and not thread and second_outside < ADD_MIN_TOKENS and \
+        sum(len(b.tokens) for b in ballots if b.own and b.votes.get(speaking[1].name)) \
+        >= OUTVOTED_MAX_SHARE * own_tokens and lead.tokens >= LOUDER_FACTOR * own_tokens
     continued = None
     if lead_confirms and second_confirms and not thread and second_outside < ADD_MIN_TOKENS:
         cont = _continuation(ballots, lead.name)
@@ -347,9 +360,13 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
         fresh = continued
     elif len(speaking) >= 2 and not (lead_confirms and (thread or not second_confirms)):
         fresh = [a and not b.in_region and len(b.tokens) >= 4 for b, a in zip(ballots, agreed)]
-    elif lead_confirms:
+    elif lead_confirms and not second_inside:
+        # the lead alone adds no menu: a run of link-only units is chrome whatever its markup
+        menus = _link_runs(ballots)
         fresh = [len(b.tokens) >= 4 and b.votes.get(lead.name, False) and not b.in_region and not b.chrome
-                 for b in ballots]
+                 and not m for b, m in zip(ballots, menus)]
+    elif lead_confirms:
+        return AgreementResult(keep=None, mode="own_agrees", candidates=info)
     else:
         return AgreementResult(keep=None, mode="own_only", candidates=info)
     added_tokens = sum(len(b.tokens) for b, f in zip(ballots, fresh) if f)
@@ -365,6 +382,27 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
         if prev_k and next_k:
             kept[i] = True
     return result(kept, "own_widened")
+
+
+def _link_runs(ballots: list[Ballot]) -> list[bool]:
+    """Which units lie in a run of at least :data:`LINK_RUN_MIN` consecutive units (units
+    without words skipped) whose text is all link text: a menu, a column of headlines. A
+    listing's item titles alternate with their summaries and make no such run."""
+    out = [False] * len(ballots)
+    idx = [i for i, b in enumerate(ballots) if b.tokens]
+    j = 0
+    while j < len(idx):
+        if not ballots[idx[j]].linked:
+            j += 1
+            continue
+        k = j
+        while k < len(idx) and ballots[idx[k]].linked:
+            k += 1
+        if k - j >= LINK_RUN_MIN:
+            for t in idx[j:k]:
+                out[t] = True
+        j = k
+    return out
 
 
 def _continuation(ballots: list[Ballot], lead: str) -> list[bool]:

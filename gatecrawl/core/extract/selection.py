@@ -61,6 +61,8 @@ PROFILES: dict[str, frozenset] = {
 
 _CHROME_TAGS = frozenset(("nav", "header", "footer", "aside"))
 _CHROME_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary"))
+#: a unit whose link text holds this share of its text is a link-only unit (``Ballot.linked``)
+LINKED_SHARE = 0.8
 
 
 #: a chrome element holding more than this share of the page's text does not make chrome
@@ -356,7 +358,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         # for the page (the menu the page was nested in)
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
                           in_region=i in region, chrome=st != 0,
-                          page_chrome=st == 2 and _link_share(u) < 0.5)
+                          page_chrome=st == 2 and _link_share(u) < 0.5,
+                          linked=_link_share(u) >= LINKED_SHARE)
                    for i, (u, st) in enumerate(zip(units, states))]
         res = decide(ballots, page_text, thread=comments_are_content)
         agreement_info = res.to_dict()
