@@ -23,6 +23,7 @@ from gatecrawl.core.extract.scoring import (COVERAGE_KEEP, COVERAGE_MIN, _Scores
 from gatecrawl.core.extract.reference import (SET_ASIDE_MAX_CHARS, _VOTE_UNITS, _common_ancestor,
     _leaf_units, _prune_by_reference, _shared_share, _wrap_loose_text)
 from gatecrawl.core.extract.listing import _listing_rescue
+from gatecrawl.core.htmlparse import hold_nodes
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             src_body.append(copy.deepcopy(doc))
     body = copy.deepcopy(src_body)
     body.tail = None
+    # (the working copy and the vote's copy are walked by every rule: one proxy per node)
+    held = [hold_nodes(body)]
     base_href = None
     try:
         for b in doc.getroottree().getroot().iter("base"):
@@ -159,6 +162,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         for i, u in enumerate(_leaf_units(body, _VOTE_UNITS)):
             u.set(UNIT_ATTR, str(i))
         vote_body = copy.deepcopy(body)
+        held.append(hold_nodes(vote_body))
         vote_units = _leaf_units(vote_body, _VOTE_UNITS)
         for el in aria_hidden:
             if el.getparent() is not None:
@@ -288,6 +292,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             selector = _selector_of(container, rule)
             root = copy.deepcopy(container)
             root.tail = None
+            held.append(hold_nodes(root))
             protected = _protected_blocks(root, fired)
             keep_set = res.keep
 
