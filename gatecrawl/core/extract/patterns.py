@@ -91,14 +91,36 @@ _BYLINE_LRX = _lower_rx(_BYLINE_RX)
 
 @functools.lru_cache(maxsize=65536)
 def _classify_attrs(a: str) -> str | None:
-    """Removal rule named by a class/id string (pure, cached: strings repeat on a page)."""
-    a = a.lower()
-    if not _ANY_PATTERN_LRX.search(a) or _CONTENT_CLASS_LRX.search(a) or _EMBED_LRX.search(a):
+    """Removal rule named by a class/id string (pure, cached: strings repeat on a page): None
+    when no rule's pattern matches it, or when a content or embed pattern does; else the first
+    rule listed whose pattern matches.
+
+    Taken word by word (the string split at whitespace, :func:`_classify_word`): no pattern
+    here matches across whitespace (they hold no ``\\s`` but at their ends, as the other
+    boundary of ``^`` or ``$``, and nothing else that matches a blank), so a pattern matches
+    the string exactly when it matches one of its words; and the words repeat across strings
+    far more than whole strings do (a class list is a new combination of familiar classes)."""
+    first = len(_PATTERN_LRULES)
+    veto = False
+    for word in a.lower().split():
+        k, v = _classify_word(word)
+        if k < first:
+            first = k
+        veto = veto or v
+    if first == len(_PATTERN_LRULES) or veto:
         return None
-    for name, rx in _PATTERN_LRULES:
-        if rx.search(a):
-            return name
-    return None
+    return _PATTERN_LRULES[first][0]
+
+
+@functools.lru_cache(maxsize=65536)
+def _classify_word(word: str) -> tuple[int, bool]:
+    """For one lower-cased word without whitespace: the position in ``_PATTERN_LRULES`` of the
+    first rule whose pattern matches it (the rules' count when none does), and whether a
+    content or embed pattern matches it (pure, cached)."""
+    first = len(_PATTERN_LRULES)
+    if _ANY_PATTERN_LRX.search(word):
+        first = next(k for k, (_name, rx) in enumerate(_PATTERN_LRULES) if rx.search(word))
+    return first, bool(_CONTENT_CLASS_LRX.search(word) or _EMBED_LRX.search(word))
 
 
 #: words one of which every match of ``_KEEP_ANY_LRX`` holds (a substring test per word is
