@@ -166,19 +166,26 @@ _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "t
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
 
-def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> dict:
+def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None) -> dict:
     """Captions and bylines (keep rules). Returns the protected elements, each mapped to
-    its kind (``"caption"`` or ``"byline"``), in document order."""
+    its kind (``"caption"`` or ``"byline"``), in document order. ``rule_candidates``: a list
+    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass)."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     for el in root.iter("figcaption", "caption"):
         protected[el] = "caption"
         fired.add("keep_caption")
     keep_kind = _keep_kind
+    rule_tags = _TAG_RULES
+    collect = rule_candidates.append if rule_candidates is not None else None
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
         get = el.get
         cls, ident = get("class"), get("id")
         if cls is None and ident is None:
+            if collect is not None and (get("role") is not None or el.tag in rule_tags):
+                collect(el)
             continue
+        if collect is not None:
+            collect(el)
         kind = keep_kind(f"{cls or ''} {ident or ''}".strip())  # (``_attrs``)
         if kind is None:
             continue
@@ -224,7 +231,8 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     in ``skip`` (the page type's profile) do not apply. ``text_chars``: ``root``'s visible
     characters when the caller has measured them."""
     total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
-    protected = _protected_blocks(root, fired)
+    candidates: list = []  # (``_rule_candidates(root)``: nothing changes the tree before the rules' loop)
+    protected = _protected_blocks(root, fired, candidates)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}
     for p in root.iter("p"):
@@ -254,7 +262,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             return False  # a page-level wrapper carrying a boilerplate-looking word
         return True
 
-    for el in _RULE_CANDIDATES(root):
+    for el in candidates:
         if el is root or not _is_el(el) or el.getparent() is None:
             continue
         if el in protected or el.tag in _STRUCTURAL_KEEP:

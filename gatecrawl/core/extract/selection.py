@@ -294,10 +294,14 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         return ref_cache[name]
 
     shared = bool(units)
+    # block_text of the own selection, measured by the reference pruning: read again for the
+    # reference share when the selection has not changed since (same root, nothing removed)
+    root_text: dict = {}
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
                             keep_captions=keep_captions, set_aside=set_aside, removed=removed,
-                            page_ref=(lambda: page_text("trafilatura")) if shared else None)
+                            page_ref=(lambda: page_text("trafilatura")) if shared else None,
+                            text_memo=root_text)
     if units:
         own_idx = _unit_indexes(root)
         chrome: dict = {}
@@ -307,6 +311,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         res = decide(ballots, page_text, thread=comments_are_content)
         agreement_info = res.to_dict()
         if res.keep is None and guess.type == "product":
+            root_text.clear()
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
         if res.keep is not None:
             kept_units = [units[i] for i in sorted(res.keep)]
@@ -350,7 +355,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     reference_share = None
     if "trafilatura" in ref_cache:
         ref = ref_cache["trafilatura"]
-        reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref))
+        measured = root_text.get("text")
+        reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref),
+                                        text=measured[1] if measured and measured[0] is root else None)
     _drop_repeated_siblings(root, fired, removed)
     if separate_adjacent_items(root):
         fired.add("separate_items")
