@@ -371,7 +371,7 @@ def _drop_teaser_lists(root, total, protected, fired) -> None:
     # removed element's visit and changes only the text around it, not what is visited later)
     # and bottom-up: one around a container over half the page is over half the page too.
     cands = [el for el in root.iter("div", "section", "ul", "ol")
-             if el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
+             if len(el) >= 3 and el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
     at_most_half = _short_lengths(cands, int(0.5 * total) + 1)
     for el in cands:
         if el.getparent() is None or el not in at_most_half:

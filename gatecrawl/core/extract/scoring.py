@@ -37,6 +37,8 @@ class _Scores:
         parent_of: dict[int, int | None] = {}
         order: list[lxml.etree._Element] = []
         add_order = order.append
+        depths: list[int] = []  # each element's depth below ``body`` (``order``'s positions)
+        add_depth = depths.append
 
         def tally(text: str, blk: int, in_link: bool) -> None:
             n = len(" ".join(text.split()))  # (``_squash``)
@@ -47,14 +49,15 @@ class _Scores:
                     block_plain[blk] = block_plain.get(blk, 0) + n
                     block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
 
-        # stack entries: (element, nearest block id, inside link)
-        stack = [(body, None, False)]
+        # stack entries: (element, nearest block id, inside link, depth)
+        stack = [(body, None, False, 0)]
         pop = stack.pop
         push = stack.append
         while stack:
-            el, blk, in_link = pop()
+            el, blk, in_link, depth = pop()
             key = id(el)
             add_order(el)
+            add_depth(depth)
             tag = el.tag
             if tag.__class__ is not str:  # a comment or processing instruction
                 tag = ""
@@ -69,7 +72,7 @@ class _Scores:
                 tally(el.text, blk, in_link)
             for child in reversed(el):
                 parent_of[id(child)] = key
-                push((child, blk, in_link))
+                push((child, blk, in_link, depth + 1))
                 if child.tail:  # a child's tail belongs to this element's block
                     tally(child.tail, blk, in_link)
         # block values
@@ -101,11 +104,30 @@ class _Scores:
         self.score = score
         self.text = text_of
         self.order = order
+        self.depths = depths
         self.block_el = block_el
+        self.root = body
 
     def best(self, body: lxml.etree._Element) -> lxml.etree._Element | None:
+        """The element of ``body`` with the highest positive score, the deepest one on a tie
+        (the first in document order among equals), or None. For the tree just scored (not
+        changed since), read from the walk that scored it: ``order`` is the document order
+        (a node before its children, children in order) and ``depths`` each node's depth."""
         best_el = None
         best_key = None
+        if body is self.root:
+            score_get = self.score.get
+            for el, d in zip(self.order, self.depths):
+                if el.tag.__class__ is not str:
+                    continue
+                s = score_get(id(el), 0.0)
+                if s <= 0:
+                    continue
+                k = (s, d)
+                if best_key is None or k > best_key:
+                    best_key = k
+                    best_el = el
+            return best_el
         depth_of = {id(body): 0}
         for el in body.iter():
             if not _is_el(el):
