@@ -26,11 +26,10 @@ __all__ = ["convert_html", "convert_embedded"]
 
 def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_html: str | None = None) -> ConversionResult:
     from gatecrawl.core.extract import select_main
-    from gatecrawl.core.htmlparse import FLATTENED_ATTR, hold_nodes, parse_html
+    from gatecrawl.core.htmlparse import FLATTENED_ATTR, parse_html
     from gatecrawl.core.markdown import to_markdown
 
     doc = parse_html(body, content_type=content_type)
-    _held = hold_nodes(doc)  # (every step below walks the document: one proxy per node)
     thresholds = GateThresholds.from_recipe(recipe)
     # One pass over the elements' attributes serves the text measure, the shell signals and the
     # interstitial signals (the <noscript> view below changes nothing it reads: attributes, and

@@ -35,7 +35,7 @@ import re
 import lxml.etree
 import lxml.html
 
-__all__ = ["MAX_DEPTH", "detect_encoding", "parse_html", "hold_nodes"]
+__all__ = ["MAX_DEPTH", "detect_encoding", "parse_html"]
 
 #: Elements nested deeper than this (counting from <html>) are flattened into text.
 MAX_DEPTH = 180
@@ -260,13 +260,3 @@ def parse_html(body: bytes | str, *, content_type: str | None = None) -> lxml.ht
         return root
     except Exception:  # last resort: never raise
         return lxml.html.document_fromstring(_EMPTY_DOC)
-
-
-def hold_nodes(root) -> list:
-    """Every node of ``root``'s subtree as a Python object, in a list for the caller to hold
-    while it works on the tree. lxml makes a Python object (a proxy) for a node each time
-    Python reaches it, and frees it as soon as nothing refers to it: a tree that several
-    functions walk in turn pays for a new proxy per node per walk. While the list is held, every
-    walk finds each node's proxy already made (a node added later gets one as before). The tree
-    is not changed; a node removed from it lives on until the list is let go."""
-    return list(root.iter())

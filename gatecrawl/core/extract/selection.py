@@ -24,7 +24,6 @@ from gatecrawl.core.extract.scoring import (COVERAGE_KEEP, COVERAGE_MIN, _Scores
 from gatecrawl.core.extract.reference import (SET_ASIDE_MAX_CHARS, _VOTE_UNITS, _common_ancestor,
     _leaf_units, _prune_by_reference, _shared_share, _wrap_loose_text)
 from gatecrawl.core.extract.listing import _listing_rescue
-from gatecrawl.core.htmlparse import hold_nodes
 
 
 @dataclass(frozen=True)
@@ -164,8 +163,6 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             src_body.append(copy.deepcopy(doc))
     body = copy.deepcopy(src_body)
     body.tail = None
-    # (the working copy and the vote's copy are walked by every rule: one proxy per node)
-    held = [hold_nodes(body)]
     base_href = None
     try:
         for b in doc.getroottree().getroot().iter("base"):
@@ -187,7 +184,6 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         for i, u in enumerate(body_units):
             u.set(UNIT_ATTR, str(i))
         vote_body = copy.deepcopy(body)
-        held.append(hold_nodes(vote_body))
         vote_units = _copied_units(vote_body, len(body_units))
         for el in aria_hidden:
             if el.getparent() is not None:
@@ -321,7 +317,6 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             selector = _selector_of(container, rule)
             root = copy.deepcopy(container)
             root.tail = None
-            held.append(hold_nodes(root))
             protected = _protected_blocks(root, fired)
             keep_set = res.keep
 

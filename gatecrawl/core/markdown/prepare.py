@@ -7,8 +7,6 @@ import copy
 
 import lxml.etree
 
-from gatecrawl.core.htmlparse import hold_nodes
-
 from gatecrawl.core.markdown.admonitions import _prepare_admonitions
 from gatecrawl.core.markdown.blocks import _prepare_definition_lists, _prepare_details_and_figures
 from gatecrawl.core.markdown.code import _code_language, _code_text
@@ -34,7 +32,6 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     info = _Prepared()
     work = copy.deepcopy(root)
     work.tail = None
-    _held = hold_nodes(work)  # (every step below walks the copy: one proxy per node)
 
     # Provenance markers first, while the copy is structurally identical to ``root``: each
     # marked element's counterpart in ``root`` is kept (its path and text are read there,
