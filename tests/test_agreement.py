@@ -102,6 +102,27 @@ def test_a_much_louder_lead_that_keeps_none_of_the_own_selection_outvotes_it_and
     assert res.keep is None
 
 
+def test_an_own_selection_both_others_leave_out_loses_to_a_lead_no_smaller_than_it():
+    # The own selection (one dense section, S) is kept by neither trafilatura (the page's
+    # opening sections, O, a little longer than S) nor readability (elsewhere, R): it
+    # disagrees with both, and trafilatura's units replace it (vote_both_reject), although
+    # trafilatura says less than twice as much and does not agree with readability.
+    S, R = words("sect", 50), words("figs", 40)
+    opening = [words(f"open{k}x", 30) for k in range(2)]
+    spec = [(t, False, False) for t in opening] + [(S, True, True), (R, False, False)]
+    texts = {"trafilatura": " ".join(opening), "readability": R}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.mode == "own_outvoted" and res.keep == {0, 1} and res.rule == "vote_both_reject"
+    # readability keeping the own selection is one vote for it: it stands
+    texts = {"trafilatura": " ".join(opening), "readability": S}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.keep is None and res.rule is None
+    # a lead smaller than the own selection does not outvote it on its own
+    texts = {"trafilatura": opening[0], "readability": R}
+    res = decide(ballots(spec), lambda name: texts[name])
+    assert res.keep is None
+
+
 def test_a_disjoint_short_first_opinion_asks_the_second():
     # trafilatura keeps a short text and none of the own selection: not a confirmation, so
     # readability is asked (it agrees with trafilatura: the own selection is outvoted).
@@ -132,6 +153,25 @@ def test_an_own_selection_in_the_page_chrome_that_the_lead_leaves_out_is_outvote
     assert res.mode == "own_outvoted" and set(res.keep) == {0}
     # the same notes outside the chrome: one opinion, no louder than the own selection, stands aside
     spec[2] = Ballot(2, notes.split(), True, "p", in_region=True)
+    res = decide(spec, lambda name: texts[name])
+    assert res.keep is None
+
+
+def test_an_own_selection_in_a_header_that_holds_the_page_loses_to_the_lead_there():
+    # The whole page is nested in its header (an unclosed tag): the own selection (a blurb, N)
+    # and the story trafilatura keeps (A) are both in it. The story is chrome only because the
+    # header holds the page (page_chrome): against the own selection in the chrome, the lead
+    # alone keeps it (chrome_holds_page). A unit in the header that is not marked so (a menu)
+    # still needs both others.
+    N, menu = words("blurb", 60), words("menu", 20)
+    spec = [Ballot(0, N.split(), True, "p", in_region=True, chrome=True, page_chrome=True),
+            Ballot(1, menu.split(), False, "li", chrome=True),
+            Ballot(2, A.split(), False, "p", chrome=True, page_chrome=True)]
+    texts = {"trafilatura": menu + " " + A, "readability": ""}
+    res = decide(spec, lambda name: texts[name])
+    assert res.mode == "own_outvoted" and set(res.keep) == {2} and res.rule == "chrome_holds_page"
+    # without the mark the story is chrome like the menu: nothing the lead keeps can replace the blurb
+    spec[2] = Ballot(2, A.split(), False, "p", chrome=True)
     res = decide(spec, lambda name: texts[name])
     assert res.keep is None
 

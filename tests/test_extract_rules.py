@@ -53,6 +53,89 @@ PRODUCT = ("<div id='page'><div class='product'><h1>Widget</h1>" + prose(4) + "<
 REVIEWED = ("<div class='product'><h1>Widget</h1>" + prose(4) + "<div class='product-reviews'><h2>Reviews</h2>"
             "<p>Arrived late, and the handle broke after a week of daily use.</p></div></div>")
 
+def blog(comment_class: str, n: int = 6) -> str:
+    """An old blog post with its readers' comments below it: the comments hold most of the prose."""
+    post = "".join(f"<p>The old mill by the river was rebuilt in the spring, and part {i} of this post tells how "
+                   "the beams were raised by the neighbours over three long weekends.</p>" for i in range(4))
+    coms = "".join(f"<li id='comment-{i}'><cite>Reader {i}</cite> Says:<p>Lovely story about the mill, comment {i} "
+                   "here: I remember walking past it as a child and wondering who had built it and why it stood "
+                   "empty for so many years.</p></li>" for i in range(n))
+    return (f"<div id='content'><div class='post'><h2>Raising the mill</h2><div class='entry'>{post}</div></div>"
+            f"<h3>{n} Responses</h3><ol class='{comment_class}'>{coms}</ol></div>")
+
+
+def landing(aside_class: str) -> str:
+    """A landing page's feature rows (trafilatura's text), one dense block of another class and a
+    list of figures Readability takes (trafilatura leaves ``slide`` blocks out)."""
+    def feature(i: int) -> str:
+        return " ".join(f"The feature{i} plan number {k} gives every team a clear view of the work ahead."
+                        for k in range(2))
+    links = "".join(f"<a href='/l{j}'>Learn more about it</a> " for j in range(12))
+    rows = "".join(f"<div class='row'><h2>Feature {i} for teams</h2><p>{feature(i)}</p><div>{links}</div></div>"
+                   for i in range(4))
+    story = "".join("<p>" + " ".join(f"Our {w} story {k} began when four friends rented a garage near the "
+                                     "harbour in spring." for k in range(3)) + "</p>" for w in ("archive", "ledger"))
+    figures = "".join("<p>" + ", ".join(f"{w} {k}" for k in range(25)) + "</p>" for w in ("lake", "heron"))
+    return (f"<div class='page'><h1>Plan the work</h1>{rows}</div><div class='aux'><div class='{aside_class}'>"
+            f"{story}</div></div><div class='more'><div class='slide'>{figures}</div></div>")
+
+
+def manual(definitions: list[str]) -> str:
+    """A manual page: its prose, then an ``Options`` section whose ``<dl>`` sits in a block classed
+    ``options`` (a class trafilatura discards), then a note."""
+    entries = "".join(f"<dt><code>--opt{i}</code></dt><dd>{d}</dd>" for i, d in enumerate(definitions))
+    text = "".join(f"<p>The tool reads its configuration from the file named in the first argument, paragraph "
+                   f"{i}, and then applies every option given on the command line in order.</p>" for i in range(8))
+    return (f"<main><article><h1>tool command reference</h1>{text}<h2>Options</h2><div class='options'><dl>"
+            f"{entries}</dl></div><h2>Notes</h2><p>The manual of the configuration file format explains each key "
+            "in detail with examples for typical setups.</p></article></main>")
+
+
+OPTION_DEFS = [f"Sets the option number {i} for the tool; the default value is {3 * i} and it may be changed."
+               for i in range(3)]
+
+
+def gazette(closed: bool) -> str:
+    """A news page whose header leaves a ``<div>`` open (``closed=False``): the parser then nests
+    the whole page in the header. A dense "about us" blurb beats the story in the density score."""
+    menu = "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(12))
+    blurb = " ".join(f"The Valley Gazette has served readers since 1921 and fact {i} about the paper is that "
+                     "it is owned by its staff." for i in range(14))
+    story = "".join(f"<p>The council met on Tuesday to discuss the new bridge, and point {i} of the debate was "
+                    "whether the old ferry should keep running through the winter months.</p>" for i in range(6))
+    tags = "".join(f"<a href='/t{j}'>Topic number {j}</a> " for j in range(30))
+    return (f"<header><div class='branding'><h1><a href='/'>The Valley Gazette</a></h1><div class='menu-wrap'>"
+            f"<ul>{menu}</ul>{'</div></div>' if closed else ''}</header><div class='about'><p>{blurb}</p></div>"
+            f"<div class='links'>{tags}</div><div class='story'><h2>Council debates the new bridge</h2>{story}</div>"
+            "<footer><p>Copyright 2009 The Valley Gazette</p></footer>")
+
+
+def layout_table(story_in_cell: bool) -> str:
+    """An old news page laid out in a table: menu, story, "more news" columns. The story is text
+    and ``<br>`` straight in its cell, or (``story_in_cell=False``) a data table of short cells."""
+    menu = "".join(f"<a href='/s{i}'>Section {i}</a><br>" for i in range(15))
+    story = "".join(f"The harbour board voted on Monday to extend the pier, and point {i} of the plan is that "
+                    "the fishing fleet keeps its berths during the works.<br><br>" for i in range(6))
+    more = "".join(f"<p><a href='/n{i}'>Other headline number {i} from the region today</a></p>" for i in range(8))
+    if story_in_cell:
+        return (f"<table><tr><td>{menu}</td><td><b>Pier to be extended</b><br>{story}</td><td>{more}</td></tr>"
+                "<tr><td colspan='3'>Copyright 2004 Coast Herald.</td></tr></table>")
+    rows = "".join(f"<tr><td>Berth {i}</td><td>{i * 3} m</td><td>open</td></tr>" for i in range(20))
+    return f"<h1>Berths</h1>{prose(4)}<table>{rows}</table>"
+
+
+def qa_thread(comment_class: str) -> str:
+    """A Q&A thread (QAPage): a question and two answers, each with its comments below it."""
+    def comments(k: int) -> str:
+        return (f"<div class='{comment_class}'><ul>" + "".join(
+            f"<li>Did you try restarting it first, note {k}-{j}? That often helps here.</li>" for j in range(2))
+            + "</ul></div>")
+    posts = "".join(f"<div class='{kind}'><div class='postcell'>{prose(3)}</div>{comments(k)}</div>"
+                    for k, kind in enumerate(("question", "answer", "answer")))
+    return ('<script type="application/ld+json">{"@context": "https://schema.org", "@type": "QAPage"}</script>'
+            f"<div id='content'><h1>How do I back up my system?</h1>{posts}</div>")
+
+
 #: rule -> (body that fires it, body that must not, select_main keyword arguments)
 CASES: dict[str, tuple[str, str, dict]] = {
     "keep_dominant_block": (f"<button>{art()}", f"<button>Go</button>{art()}", {}),
@@ -68,6 +151,7 @@ CASES: dict[str, tuple[str, str, dict]] = {
                           art("<div class='shard'><a href='/fb'>Facebook</a></div>"), {}),
     "exclude_comments": (art("<div id='comments'><p>I disagree, first commenter.</p></div>"),
                          art("<div class='discuss'><p>I disagree, first commenter.</p></div>"), {}),
+    "exclude_post_comments": (qa_thread("comments"), qa_thread("follow-ups"), {}),
     "exclude_related": (art("<section class='related-articles'><ul><li><a href='/r1'>Other story</a></li></ul></section>"),
                         art("<section class='relative'><ul><li><a href='/r1'>Other story</a></li></ul></section>"), {}),
     "exclude_ads": (art("<div class='ad-slot'>Buy</div>"), art("<div class='adopt'>Buy</div>"), {}),
@@ -85,6 +169,7 @@ CASES: dict[str, tuple[str, str, dict]] = {
     "exclude_reviews": (PRODUCT_LD + REVIEWED, REVIEWED, {"url": "https://shop.example/widget"}),
     "keep_caption": (BYLINE, art(), {}),
     "keep_byline": (BYLINE, art(), {}),
+    "layout_cell_block": (layout_table(True), layout_table(False), {}),
     "exclude_duplicate": (art("<figure><figcaption>The same caption of the photo, twice over.</figcaption></figure>"
                               "<figure><figcaption>The same caption of the photo, twice over.</figcaption></figure>"),
                           art("<figure><figcaption>The first caption of the photo, said once.</figcaption></figure>"
@@ -107,9 +192,13 @@ CASES: dict[str, tuple[str, str, dict]] = {
         f"{prose(5)}</article>", {}),
     "exclude_video_teaser": (art("<div class='featured-video'><a href='/v'>watch</a><p>Video teaser.</p></div>"),
                              art("<div class='featured'><a href='/v'>watch</a><p>Teaser.</p></div>"), {}),
+    "exclude_unconfirmed_guarded": (blog("commentlist"), blog("responselist"), {}),
+    "keep_definition_list": (manual(OPTION_DEFS), manual(["Jane Doe", "May 1, 2020", "Staff"]), {}),
     "exclude_reference_disagree": (BYLINE, art(), {}),
+    "vote_both_reject": (landing("banner"), landing("panel"), {}),
     "agreement": (f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div></div>",
                   f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='body'>{EXTRA}</div></div>", {}),
+    "chrome_holds_page": (gazette(closed=False), gazette(closed=True), {}),
     "exclude_no_agreement": (
         f"<div class='wrap'><h1>Title</h1>{prose(3)}<div class='headlines'>{EXTRA}</div>"
         "<div class='newsletter-box'><p>Get the daily mail in your inbox every day</p></div></div>",

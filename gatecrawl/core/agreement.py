@@ -20,6 +20,7 @@ This module has no Scrapy imports and no state; the same page gives the same dec
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import logging
 import re
@@ -171,6 +172,10 @@ class Ballot:
     #: inside page chrome by markup (``nav``, ``header``, ``footer``, ``aside`` or their ARIA
     #: roles): one candidate alone never brings it back
     chrome: bool = False
+    #: chrome only because a chrome element around it holds most of the page (the page nested in
+    #: its header by an unclosed tag), and not mostly link text: when an own selection in the
+    #: chrome is outvoted, the lead alone may keep such a unit (see ``decide``)
+    page_chrome: bool = False
     votes: dict = field(default_factory=dict)
 
 
@@ -187,6 +192,9 @@ class AgreementResult:
     candidates: dict  # name -> {"tokens", "kept_own_share"}
     removed: tuple = ()  # own unit indexes the vote removed
     added: tuple = ()  # unit indexes outside the own selection the vote added
+    #: the named rule (gatecrawl.core.extract.rules) behind the decision, when one beyond the
+    #: mode names it
+    rule: str | None = None
 
     def to_dict(self) -> dict:
         return {"mode": self.mode, "candidates": self.candidates,
@@ -202,13 +210,16 @@ def _info(cands, ballots, own_tokens) -> dict:
     return info
 
 
-def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str) -> list[bool]:
+def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str, *,
+                      page_chrome: bool = False) -> list[bool]:
     """Without the own selection: the units the lead candidate keeps (it holds what both
     others agree on, and on both development corpora the lead alone beat the others' overlap
     when they disagreed), plus any unit both others keep. A unit in the page's chrome by
     markup (navigation, header, footer, aside) needs both: the lead alone does not bring a
-    menu back."""
-    return [bool(b.tokens) and (o >= 2 or (b.votes.get(lead, False) and not b.chrome))
+    menu back; with ``page_chrome``, except a unit that is chrome only because the chrome
+    element holds the page (``Ballot.page_chrome``)."""
+    return [bool(b.tokens) and (o >= 2 or (b.votes.get(lead, False) and (
+        not b.chrome or (page_chrome and b.page_chrome))))
             for b, o in zip(ballots, others)]
 
 
@@ -281,8 +292,16 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
     in_chrome = sum(len(b.tokens) for b in ballots if b.own and b.chrome) >= CHROME_OWN_SHARE * own_tokens \
         and lead_in_own < OUTVOTED_MAX_SHARE * own_tokens
     outvoted = outvoted or in_chrome
+    # Both others speak and each keeps under OUTVOTED_MAX_SHARE of the own selection (together
+    # too), and the lead says at least as much as it: the own selection disagrees with both
+    # independent candidates and loses, without the lead having to say twice as much (one
+    # section of a landing page chosen by its density over the page's opening sections).
+    both_reject = not outvoted and len(speaking) >= 2 and own_kept < OUTVOTED_MAX_SHARE * own_tokens and \
+        lead.tokens >= own_tokens
+    outvoted = outvoted or both_reject
     if outvoted:
-        kept = _majority_or_lead(ballots, others, lead.name)
+        # against an own selection in the chrome, the page nested in a chrome element is no menu
+        kept = _majority_or_lead(ballots, others, lead.name, page_chrome=in_chrome)
         # The others' text must be found in the page's units: when the units they keep hold
         # under half of the lead's text (it lives in markup the units do not cover), replacing
         # the own selection would keep fragments; the own selection stands. (Against a chrome
@@ -296,7 +315,12 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
             realised = sum(len(b.tokens) for b, k in zip(ballots, kept) if k) >= OUTVOTE_REALISED_MIN * lead.tokens
         if not realised:
             return AgreementResult(keep=None, mode="own_only", candidates=info)
-        return result(kept, "own_outvoted")
+        out = result(kept, "own_outvoted")
+        if both_reject and out.keep is not None:
+            out = dataclasses.replace(out, rule="vote_both_reject")
+        elif in_chrome and out.keep is not None and any(b.page_chrome and b.index in out.keep for b in ballots):
+            out = dataclasses.replace(out, rule="chrome_holds_page")
+        return out
     # widened: text outside the own region that both others keep, or that the lead keeps
     # while it confirms the own selection (holds CONFIRM_SHARE of it) and the second opinion
     # does not (it is silent, or elsewhere on the page): the own selection is then a part of

@@ -20,7 +20,9 @@ Selection, first rule that yields a node wins:
    applied inside it.
 2. Otherwise ``exclude_selectors`` and the pattern rules are applied to the whole body and
    every element gets a *content score*: text is attributed to its nearest block-level
-   ancestor (lists and tables count as one block); a block is worth
+   ancestor (lists and tables count as one block, except a table cell holding 200+ characters:
+   a layout table's column is a block of its own, ``layout_cell_block`` when the selection lies
+   in one); a block is worth
    ``plain - 2 * max(0, linked - plain) - 10 + 10 * sentences (max 5)`` where ``plain`` /
    ``linked`` are its characters outside / inside links; an element's score is the sum over
    the blocks inside it. The best element (highest score, deepest on ties, first in
@@ -50,7 +52,10 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   ``exclude_ads``, ``exclude_sidebar``, ``exclude_footer``, ``exclude_author_bio``,
   ``exclude_tags``, ``exclude_signature`` (the signature under each post of a thread: class
   word ``signature``), ``exclude_poster_stats`` (a member's title and stats beside each post:
-  ``userExtras``, ``userTitle``, ``user-stats`` ...); class strings that name the content itself (``article-body``,
+  ``userExtras``, ``userTitle``, ``user-stats`` ...), ``exclude_post_comments`` (on a thread,
+  whose profile skips ``exclude_comments``: a comment-classed block inside one post, under an
+  ancestor whose class or id names a question, an answer, a post or a message: the comments
+  under a Q&A post are not posts); class strings that name the content itself (``article-body``,
   ``entry-content``, ...) and embedded posts (tweets etc.) are never matched;
 * by section heading text ("Related articles", "More from ...", "Comments", "Share this",
   "Sign up ..."): the section (or the heading and the block after it);
@@ -110,6 +115,27 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   units from the first heading after the last unit another candidate keeps, when they hold
   at least 30 tokens (related products, purchase terms, footnotes; see
   ``agreement.unvoted_tail``); each is listed in ``Selection.removed``;
+* ``exclude_unconfirmed_guarded`` (when the vote runs): a block inside the selection that a
+  class-word rule names (comments, related, sidebar, ads, newsletter, share bar, author bio,
+  tags, navigation; not footers) but that the size guards kept (it holds a large share of the
+  page's prose or half of its text: a blog post's long comment thread) is removed when
+  trafilatura's text for the page keeps at most 20% of its shingles and at least half of the
+  rest of the selection's (40+ tokens): the class word and the independent candidate agree.
+  Its text is listed in ``Selection.removed``, and the listing rescue does not take its items
+  back;
+* ``keep_definition_list`` (with ``exclude_reference_disagree``): the terms and definitions of
+  a ``<dl>`` with 2+ terms, each defined, whose definitions hold 8+ tokens on average stay
+  whatever the second opinion keeps of them (an options or parameters list; trafilatura drops
+  blocks classed ``options`` or ``meta`` by their class word); "Author: / Date:" label lists
+  are not shielded;
+* ``chrome_holds_page`` (the vote): a ``header``/``nav``/``footer``/``aside`` (or ARIA role)
+  holding more than half of the page's text is no menu (an unclosed ``<div>`` in the header
+  makes the parser nest the page in it): when the own selection lies in such chrome and
+  trafilatura keeps under 30% of it, trafilatura alone keeps the units there that are not
+  mostly link text (chrome by markup otherwise needs both other candidates);
+* ``vote_both_reject``: the own selection is outvoted (``agreement.decide``) when both other
+  candidates speak, together keep under 30% of it, and trafilatura says at least as much as it
+  (the own selection disagrees with both; without this, trafilatura had to say twice as much);
 * ``exclude_reference_disagree`` (not when ``keep_comments``): trafilatura (fast mode, run
   on a copy of the selection) serves as a second opinion. When its text has at least
   40 tokens, at least :data:`REF_SUBSET_MIN` of its 4-token shingles occur in the
@@ -157,7 +183,7 @@ from gatecrawl.core.extract.listing import (LISTING_RESCUE_MAX_RATIO, LISTING_RE
                                             LISTING_RESCUE_MIN_SHARE, _listing_rescue)
 from gatecrawl.core.extract.selection import PROFILES, Selection, _select_main, select_main
 
-EXTRACTOR_VERSION = "extract/32"
+EXTRACTOR_VERSION = "extract/33"
 
 __all__ = ["EXTRACTOR_VERSION", "LISTING_RESCUE_MAX_RATIO", "LISTING_RESCUE_MIN_ITEMS",
            "LISTING_RESCUE_MIN_SHARE", "MIN_TEXT", "PROFILES", "Selection", "_listing_rescue",

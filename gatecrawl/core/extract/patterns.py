@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_attrs, _drop, _is_el, _rx, _short_lengths, _squash,
+from gatecrawl.core.extract.dom import (_attr_match, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
     _text_len, collapsed_menu_chars)
 
 
@@ -219,6 +219,23 @@ def _rule_candidates(root: lxml.etree._Element) -> list:
 _RULE_CANDIDATES = _rule_candidates
 
 
+#: the class/id words of a thread's post (a question, an answer, a message)
+_THREAD_POST_RX = _rx(r"(?:^|[\s_-])(?:answer|question|post|message)(?:$|[\s_-])")
+
+
+def _under_post(el, root) -> bool:
+    """``el`` lies inside one post of a thread (an ancestor below ``root`` whose class or id names
+    a question, an answer, a post or a message, and no comment): the comments under a post of a
+    Q&A thread are not its posts."""
+    for a in el.iterancestors():
+        if a is root:
+            return False
+        attrs = _attrs(a)
+        if attrs and _attr_match(_THREAD_POST_RX, attrs) and "comment" not in attrs.lower():
+            return True
+    return False
+
+
 def _modal(el) -> bool:
     """A dialog the page declares modal (``aria-modal="true"``): an overlay, never the page."""
     return (el.get("role") or "").strip().lower() in _DIALOG_ROLES and \
@@ -226,10 +243,13 @@ def _modal(el) -> bool:
 
 
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
-                    skip: frozenset = frozenset(), text_chars: int | None = None) -> None:
+                    skip: frozenset = frozenset(), text_chars: int | None = None,
+                    guarded: list | None = None) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
     in ``skip`` (the page type's profile) do not apply. ``text_chars``: ``root``'s visible
-    characters when the caller has measured them."""
+    characters when the caller has measured them. ``guarded`` collects ``(element, rule)``
+    for the class-word matches that stayed only because of their size (the prose and
+    half-page guards): the second opinion decides on them later (``exclude_unconfirmed_guarded``)."""
     total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
     candidates: list = []  # (``_rule_candidates(root)``: nothing changes the tree before the rules' loop)
     protected = _protected_blocks(root, fired, candidates)
@@ -248,19 +268,24 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         holds_protected.update(el.iterancestors())
 
     def removable(el, rule) -> bool:
+        return _kept_by(el, rule) is None
+
+    def _kept_by(el, rule) -> str | None:
+        """Why ``el`` stays (``"profile"``, ``"protected"``, ``"size"``), or None: it goes."""
         # (pure tests, the cheapest first)
-        if rule == "exclude_comments" and keep_comments or rule in skip:
-            return False
+        if rule == "exclude_comments" and keep_comments or rule in skip and not (
+                rule == "exclude_comments" and _under_post(el, root)):
+            return "profile"
         if rule not in ("exclude_cookie_banner", "exclude_comments") and el in holds_protected:
-            return False
+            return "protected"
         if rule != "exclude_cookie_banner" and prose_total:
             mass = sum(prose.get(p, 0) for p in el.iter("p"))
             if mass >= 0.25 * prose_total and mass >= 300:
-                return False  # holds a large share of the page's prose: not boilerplate
+                return "size"  # holds a large share of the page's prose: not boilerplate
         n = _text_len(el)
         if n > 0.5 * total and n > 400 and not _modal(el):
-            return False  # a page-level wrapper carrying a boilerplate-looking word
-        return True
+            return "size"  # a page-level wrapper carrying a boilerplate-looking word
+        return None
 
     for el in candidates:
         if el is root or not _is_el(el) or el.getparent() is None:
@@ -281,9 +306,15 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
                 rule = _classify_attrs(a)
         if rule is None or anc is None:
             continue
-        if removable(el, rule):
+        why = _kept_by(el, rule)
+        if why is None:
             _drop(el)
-            fired.add(rule)
+            if rule in skip:  # (only comments under one post of a thread get here)
+                fired.add("exclude_post_comments")
+            else:
+                fired.add(rule)
+        elif why == "size" and guarded is not None:
+            guarded.append((el, rule))
 
     # Section headings that announce boilerplate ("Related articles", "Comments", ...):
     # drop the smallest enclosing container that is clearly just that section, else the

@@ -197,6 +197,36 @@ STANDFIRST_MIN_TOKENS = 8
 SET_ASIDE_MAX_CHARS = 300
 
 
+#: a definition list with at least this many terms, each defined, is a block of the body
+DEFINITION_LIST_MIN_TERMS = 2
+#: ... whose definitions hold this many tokens on average (sentences, not "Author: name" labels)
+DEFINITION_MIN_TOKENS = 8
+
+
+def _keep_definition_lists(units: list, keep: list, fired: set[str]) -> None:
+    """``keep_definition_list``: the terms and definitions of a ``<dl>`` holding at least
+    :data:`DEFINITION_LIST_MIN_TERMS` terms and as many definitions, of :data:`DEFINITION_MIN_TOKENS`
+    tokens on average, stay whatever the second
+    opinion keeps of them: a list of options, parameters or glossary entries is structured
+    content (the documentation profile keeps definition lists), and the reference extractor
+    drops such blocks by their class words (``options``, ``meta``) rather than by reading them."""
+    memo: dict = {}
+    for i, u in enumerate(units):
+        if keep[i] or u.tag not in ("dt", "dd"):
+            continue
+        dl = next((a for a in u.iterancestors("dl")), None)
+        if dl is None:
+            continue
+        if dl not in memo:
+            terms = sum(1 for _ in dl.iter("dt"))
+            defs = [len(_TOKEN_RX.findall(block_text(d))) for d in dl.iter("dd")]
+            memo[dl] = terms >= DEFINITION_LIST_MIN_TERMS and len(defs) >= terms and \
+                sum(defs) >= DEFINITION_MIN_TOKENS * len(defs)
+        if memo[dl]:
+            keep[i] = True
+            fired.add("keep_definition_list")
+
+
 def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[str], *,
                         keep_bylines: bool = False, keep_captions: bool = False,
                         set_aside: list | None = None, votes=None,
@@ -280,6 +310,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         return (" " + " ".join(toks) + " ") in ref_joined
 
     keep = [u in covered or u in holds or in_ref(u) for u in units]
+    if votes is None:
+        _keep_definition_lists(units, keep, fired)
     # lists: all items stay when the reference keeps any of them
     # (with votes, each item was voted on: no expansion)
     kept_lists = set() if votes is not None else {u.getparent() for u, k in zip(units, keep) if k and u.tag == "li"}

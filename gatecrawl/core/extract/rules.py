@@ -3,7 +3,8 @@
 One entry per name: the stage that applies it, whether it removes, keeps or restructures, and
 what it does. The stages run in this order: ``preclean`` (:mod:`.preclean`), ``vote_units``
 (:mod:`.reference`, loose text wrapped for the vote), ``patterns`` (:mod:`.patterns`, on the
-whole page before scoring, or inside a recipe's selection), ``links`` (:mod:`.links`) and
+whole page before scoring, or inside a recipe's selection), ``scoring`` (:mod:`.scoring`, the
+density candidate), ``links`` (:mod:`.links`) and
 ``blocks`` (:mod:`.blocks`) inside the selection, ``reference`` (the second opinion,
 :mod:`.reference`), ``vote`` (the candidates' vote, :mod:`gatecrawl.core.agreement`),
 ``listing`` (:mod:`.listing`) and ``output`` (the last touches, :mod:`.dom`).
@@ -45,6 +46,8 @@ _ALL = (
     Rule("exclude_share_bar", "patterns", "remove", "share and social classes and headings"),
     Rule("exclude_comments", "patterns", "remove",
          "comment classes and headings, and short comment-policy notices (not on a thread)"),
+    Rule("exclude_post_comments", "patterns", "remove",
+         "on a thread, comment blocks inside one post (a question's or an answer's comments): not posts"),
     Rule("exclude_related", "patterns", "remove",
          "related/recommended classes and headings, and lists of teasers (not on a thread: its posts)"),
     Rule("exclude_ads", "patterns", "remove", "ad, sponsor and promo classes"),
@@ -63,6 +66,9 @@ _ALL = (
          "product pages: the shoppers' reviews block (review classes, itemprop=review)"),
     Rule("keep_caption", "patterns", "keep", "figcaptions and caption/credit classes are shielded"),
     Rule("keep_byline", "patterns", "keep", "byline/author/date classes and rel=author are shielded"),
+    Rule("layout_cell_block", "scoring", "structure",
+         "a table cell of 200+ characters is scored as a block of its own (a layout table's column), "
+         "and the selection lies in one"),
     Rule("exclude_duplicate", "links", "remove",
          "a caption or leaf block repeating an earlier one, or a repeated sibling section"),
     Rule("exclude_link_dense", "links", "remove", "blocks under 1,500 characters with over 60% link text"),
@@ -74,10 +80,21 @@ _ALL = (
     Rule("exclude_ad_label", "blocks", "remove", "a block that only labels an ad slot"),
     Rule("exclude_press_boilerplate", "blocks", "remove", "the About-the-company tail of a press release"),
     Rule("exclude_video_teaser", "blocks", "remove", "video player blocks with their promotional text"),
+    Rule("exclude_unconfirmed_guarded", "reference", "remove",
+         "a block whose class words name boilerplate (comments, related, sidebar ...) kept by its size "
+         "goes when trafilatura leaves it out and confirms the rest of the selection"),
+    Rule("keep_definition_list", "reference", "keep",
+         "a <dl> of 2+ terms with sentence-long definitions stays whole against the second opinion"),
     Rule("exclude_reference_disagree", "reference", "remove",
          "units the second opinion (trafilatura) leaves out when it covers most of the selection"),
     Rule("agreement", "vote", "structure",
          "the candidates' vote widened or replaced the own selection"),
+    Rule("vote_both_reject", "vote", "structure",
+         "both other candidates keep under 30% of the own selection and trafilatura says as much: "
+         "the own selection is outvoted"),
+    Rule("chrome_holds_page", "vote", "keep",
+         "a header or nav holding most of the page (an unclosed tag in it) is no menu: against an own "
+         "selection there, trafilatura alone keeps its units that are not mostly links"),
     Rule("exclude_no_agreement", "vote", "remove", "units inside the voted container that the vote left out"),
     Rule("exclude_unvoted_tail", "vote", "remove",
          "on a product page, the sections after the last unit trafilatura or Readability keeps"),

@@ -12,6 +12,14 @@ COVERAGE_MIN = 0.45
 COVERAGE_KEEP = 0.8  # widening may cost at most 20% of the chosen node's score
 
 
+#: a table cell with at least this many characters of text is scored as a block of its own
+LONG_CELL_CHARS = 200
+
+
+def _long_cell(cell) -> bool:
+    return len(" ".join((cell.text_content() or "").split())) >= LONG_CELL_CHARS
+
+
 class _Scores:
     """Per-element content score (sum of block values inside the element)."""
 
@@ -49,6 +57,10 @@ class _Scores:
                     block_plain[blk] = block_plain.get(blk, 0) + n
                     block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
 
+        # A long table cell is a block of its own: a layout table's column (an old page's story
+        # set as text and <br> in a cell) is not one block with the menu and the sidebar beside it.
+        long_cells = [c for c in body.iter("td", "th") if _long_cell(c)]  # (alive: their ids are keys)
+        cells = {id(c) for c in long_cells}
         # stack entries: (element, nearest block id, inside link, depth)
         stack = [(body, None, False, 0)]
         pop = stack.pop
@@ -61,7 +73,7 @@ class _Scores:
             tag = el.tag
             if tag.__class__ is not str:  # a comment or processing instruction
                 tag = ""
-            if blk is None or tag in blocks:
+            if blk is None or tag in blocks or key in cells:
                 blk = key
                 block_el[key] = el
             if tag == "a":
@@ -107,6 +119,7 @@ class _Scores:
         self.depths = depths
         self.block_el = block_el
         self.root = body
+        self.long_cells = long_cells
 
     def best(self, body: lxml.etree._Element) -> lxml.etree._Element | None:
         """The element of ``body`` with the highest positive score, the deepest one on a tie

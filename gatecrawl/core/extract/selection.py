@@ -14,7 +14,8 @@ from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, 
 from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
-from gatecrawl.core.extract.patterns import _clean_patterns, _drop_reviews, _protected_blocks, _recipe_exclude
+from gatecrawl.core.extract.patterns import (_clean_patterns, _drop_reviews, _link_share, _protected_blocks,
+                                             _recipe_exclude)
 from gatecrawl.core.extract.links import _clean_links
 from gatecrawl.core.extract.blocks import (_drop_ad_labels, _drop_author_bios,
     _drop_calls_to_action, _drop_inline_teasers, _drop_media_and_policy, _drop_popovers,
@@ -63,29 +64,43 @@ _CHROME_TAGS = frozenset(("nav", "header", "footer", "aside"))
 _CHROME_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary"))
 
 
-def _in_chrome(unit, memo: dict | None = None) -> bool:
-    """The unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``). A header
-    inside an article (its title block) is not chrome. ``memo`` (one tree, not changed
-    while it is used) keeps each element's answer: the units of a page share ancestors."""
+#: a chrome element holding more than this share of the page's text does not make chrome
+CHROME_PAGE_MAX_SHARE = 0.5
+
+
+def _is_chrome_el(el) -> bool:
+    return el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES
+
+
+def _in_chrome(unit, memo: dict | None = None, page_chars: int = 0) -> int:
+    """1 when the unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``); 2 when
+    the chrome element around it holds more than :data:`CHROME_PAGE_MAX_SHARE` of the page's
+    ``page_chars`` (``Ballot.page_chrome``: an unclosed ``<div>`` in the header makes the
+    parser nest the whole page in it); 0 otherwise. A header inside an article (its title
+    block) is not chrome. ``memo`` (one tree, not changed while it is used) keeps each
+    element's answer: the units of a page share ancestors."""
     memo = {} if memo is None else memo
-    path = []  # elements from the unit up that are neither content nor chrome
-    found = False
+    path = []  # elements from the unit up that neither end the walk nor are chrome
+    top = 0
     el = unit
     while el is not None:
         if el in memo:
-            found = memo[el]
+            top = memo[el]
             break
         if el.tag in ("article", "main") or (el.get("role") or "").strip() == "main":
-            memo[el] = found = False
+            memo[el] = top = 0
             break
-        if el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES:
-            memo[el] = found = True
+        if _is_chrome_el(el) and not (page_chars and _text_len(el) > CHROME_PAGE_MAX_SHARE * page_chars):
+            memo[el] = top = 1
             break
         path.append(el)
         el = el.getparent()
-    for el in path:
-        memo[el] = found
-    return found
+    state = top
+    for el in reversed(path):  # from the top down: below a page-holding chrome element, 2
+        if state != 1 and _is_chrome_el(el):
+            state = 2
+        memo[el] = state
+    return memo[unit] if path else top
 
 
 #: the elements of a subtree (its root included) that carry a vote unit's number, in document order
@@ -123,6 +138,63 @@ def _drop_unvoted_tail(root, units, tail: frozenset, fired: set[str], removed: l
                 removed.append(("exclude_unvoted_tail", text[:SET_ASIDE_MAX_CHARS]))
             _drop(el)
             fired.add("exclude_unvoted_tail")
+
+
+#: a block a pattern rule names but its size guarded (see ``patterns._clean_patterns``) goes
+#: when the second opinion keeps at most this share of its shingles ...
+GUARDED_REF_MAX = 0.2
+#: ... while keeping at least this share of the rest of the selection (GUARDED_REST_MIN_TOKENS+ tokens)
+GUARDED_REST_MIN = 0.5
+GUARDED_REST_MIN_TOKENS = 40
+#: the pattern rules whose guarded blocks the second opinion may remove: not ``exclude_footer``
+#: (a footer holding much of a page's prose is its fine print: plans, terms and footnotes of a
+#: service or product page, which the second opinion, reading prose, leaves out; on wcxb-dev
+#: four such footers are content) nor the cookie rule (its blocks are never guarded)
+GUARDED_RULES = frozenset(("exclude_comments", "exclude_related", "exclude_sidebar", "exclude_ads",
+                           "exclude_newsletter", "exclude_share_bar", "exclude_author_bio", "exclude_tags",
+                           "exclude_nav"))
+
+
+def _drop_unconfirmed_guarded(root, guarded: list, ref: str, fired: set[str], removed: list,
+                              gone: set) -> None:
+    """``exclude_unconfirmed_guarded``: a block inside the selection whose class words name
+    boilerplate (comments, related posts, a sidebar ...) but which a size guard kept (it holds
+    much of the page's prose: a blog post's long comment thread) goes when the second opinion
+    (trafilatura, comments off) leaves it out and confirms the rest of the selection: the two
+    independent signals agree. Its text is listed in ``removed``, its vote units in ``gone``."""
+    if not guarded or not ref:
+        return
+    theirs = text_shingles("trafilatura", ref)
+    for el, rule in guarded:
+        if rule not in GUARDED_RULES:
+            continue
+        if el is root or el.getparent() is None or not any(a is root for a in el.iterancestors()):
+            continue
+        mine = frozenset(map(" ".join, _windows(_TOKEN_RX.findall(block_text(el).lower()))))
+        if not mine or len(mine & theirs) > GUARDED_REF_MAX * len(mine):
+            continue
+        rest_toks = _TOKEN_RX.findall(block_text(root).lower())
+        rest = frozenset(map(" ".join, _windows(rest_toks))) - mine
+        if len(rest_toks) - len(mine) < GUARDED_REST_MIN_TOKENS or \
+                len(rest & theirs) < GUARDED_REST_MIN * len(rest):
+            continue
+        text = _squash(el.text_content())
+        if text:
+            removed.append(("exclude_unconfirmed_guarded", text[:SET_ASIDE_MAX_CHARS]))
+        gone.update(e.get(UNIT_ATTR) for e in el.iter() if _is_el(e) and e.get(UNIT_ATTR) is not None)
+        _drop(el)
+        fired.add("exclude_unconfirmed_guarded")
+        fired.add(rule)
+
+
+def _mostly_gone(el, gone: set) -> bool:
+    """Half or more of the vote units under ``el`` are in ``gone``."""
+    idx = [e.get(UNIT_ATTR) for e in el.iter() if _is_el(e) and e.get(UNIT_ATTR) is not None]
+    return bool(idx) and sum(1 for i in idx if i in gone) >= 0.5 * len(idx)
+
+
+def _windows(toks: list[str]):
+    return zip(toks, toks[1:], toks[2:], toks[3:])
 
 
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
@@ -207,10 +279,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         if chosen is not None:
             break
 
+    guarded: list = []
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
         _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip,
-                        text_chars=None if exclude_selectors else page_chars)
+                        text_chars=None if exclude_selectors else page_chars, guarded=guarded)
         if guess.type == "product":
             _drop_reviews(body, fired)
         scores = _Scores(body)
@@ -250,6 +323,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                             sum(1 for _ in node.iter("article")) == n_art:
                         chosen, rule = node, "coverage_guard"
             selector = _selector_of(chosen, rule)
+            if scores.long_cells and any(c is chosen or c in chosen.iterancestors() for c in scores.long_cells):
+                fired.add("layout_cell_block")
 
     if chosen is None:
         chosen = body
@@ -290,6 +365,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         return ref_cache[name]
 
     shared = bool(units)
+    gone: set = set()  # vote units of the guarded blocks removed
+    if shared and guarded:
+        _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
     # block_text of the own selection, measured by the reference pruning: read again for the
     # reference share when the selection has not changed since (same root, nothing removed)
     root_text: dict = {}
@@ -301,11 +379,19 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if units:
         own_idx = _unit_indexes(root)
         chrome: dict = {}
+        states = [_in_chrome(u, chrome, page_chars) for u in units]
+        # inside a page-holding chrome element, a unit that is mostly link text is never taken
+        # for the page (the menu the page was nested in)
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
-                          in_region=i in region, chrome=_in_chrome(u, chrome))
-                   for i, u in enumerate(units)]
+                          in_region=i in region, chrome=st != 0,
+                          page_chrome=st == 2 and _link_share(u) < 0.5)
+                   for i, (u, st) in enumerate(zip(units, states))]
         res = decide(ballots, page_text, thread=comments_are_content)
         agreement_info = res.to_dict()
+        if res.rule == "vote_both_reject":
+            fired.add("vote_both_reject")
+        elif res.rule == "chrome_holds_page":
+            fired.add("chrome_holds_page")
         if res.keep is None and guess.type == "product":
             root_text.clear()
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
@@ -337,6 +423,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             del e.attrib[UNIT_ATTR]
     if vote and rule != "recipe_selector":
         rescued = _listing_rescue(vote_body, _text_len(root))
+        if rescued is not None and gone and _mostly_gone(rescued, gone):
+            rescued = None  # the repeated items are the block the two signals removed (comments)
         if rescued is not None:
             root = copy.deepcopy(rescued)
             root.tail = None
