@@ -715,3 +715,22 @@ def test_visible_text_chars_of_a_childless_element_is_the_xpath_measure():
     assert checked > 500  # (the Python path was taken)
     el = lxml.html.fromstring("<p> a <b> b </b>\t</p>")
     assert visible_text_chars(el) == int(_STRLEN(el)) == 3  # "a b"
+
+
+def test_density_best_reads_the_scoring_walk_as_a_walk_of_the_tree_would():
+    """``_Scores.best`` on the tree it scored reads the scoring walk's order and depths; asked
+    of a part of that tree it walks the part. Both give the highest score, the deepest
+    element on a tie."""
+    import lxml.html
+
+    from gatecrawl.core.extract.scoring import _Scores
+
+    prose = "A sentence of plain prose that says something. " * 6
+    body = lxml.html.fromstring(
+        f"<body><nav><a href='/'>Home</a> <a href='/b'>Blog</a></nav>"
+        f"<div id='outer'><!-- c --><div id='inner'><p>{prose}</p><p>{prose}</p></div></div>"
+        f"<footer><p>Short footer.</p></footer></body>")
+    scores = _Scores(body)
+    best = scores.best(body)
+    assert best is not None and best.get("id") == "inner"  # outer scores the same: inner is deeper
+    assert scores.best(body.get_element_by_id("outer")) is best

@@ -246,3 +246,20 @@ def _recorded_names() -> set[str]:
 def test_every_recorded_rule_name_is_registered():
     missing = _recorded_names() - set(RULES)
     assert not missing, f"rule names recorded but not in rules.RULES: {sorted(missing)}"
+
+
+def test_protected_blocks_collects_the_rule_candidates_of_its_walk():
+    """``_clean_patterns`` reads the pattern rules' candidates from the keep rules' walk: the
+    list must be ``_rule_candidates`` of the same tree (class, id, role, or a rule's tag)."""
+    import lxml.html
+
+    from gatecrawl.core.extract.patterns import _protected_blocks, _rule_candidates
+
+    body = lxml.html.fromstring(
+        "<body><div class='byline'>By A</div><nav><a href='/'>Home</a></nav><p id='x'>Text</p>"
+        "<section role='search'><menu><li>one</li></menu></section><aside>side</aside>"
+        "<footer class=''>f</footer><span>plain</span><figure><figcaption>c</figcaption></figure></body>")
+    got: list = []
+    _protected_blocks(body, set(), got)
+    assert got == _rule_candidates(body)
+    assert [el.tag for el in got] == ["div", "nav", "p", "section", "menu", "aside", "footer"]

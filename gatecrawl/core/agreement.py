@@ -162,7 +162,7 @@ def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: b
     raise ValueError(f"unknown candidate {name!r}")
 
 
-@dataclass
+@dataclass(slots=True)
 class Ballot:
     """One text unit of the page and who keeps it."""
 

@@ -91,14 +91,36 @@ _BYLINE_LRX = _lower_rx(_BYLINE_RX)
 
 @functools.lru_cache(maxsize=65536)
 def _classify_attrs(a: str) -> str | None:
-    """Removal rule named by a class/id string (pure, cached: strings repeat on a page)."""
-    a = a.lower()
-    if not _ANY_PATTERN_LRX.search(a) or _CONTENT_CLASS_LRX.search(a) or _EMBED_LRX.search(a):
+    """Removal rule named by a class/id string (pure, cached: strings repeat on a page): None
+    when no rule's pattern matches it, or when a content or embed pattern does; else the first
+    rule listed whose pattern matches.
+
+    Taken word by word (the string split at whitespace, :func:`_classify_word`): no pattern
+    here matches across whitespace (they hold no ``\\s`` but at their ends, as the other
+    boundary of ``^`` or ``$``, and nothing else that matches a blank), so a pattern matches
+    the string exactly when it matches one of its words; and the words repeat across strings
+    far more than whole strings do (a class list is a new combination of familiar classes)."""
+    first = len(_PATTERN_LRULES)
+    veto = False
+    for word in a.lower().split():
+        k, v = _classify_word(word)
+        if k < first:
+            first = k
+        veto = veto or v
+    if first == len(_PATTERN_LRULES) or veto:
         return None
-    for name, rx in _PATTERN_LRULES:
-        if rx.search(a):
-            return name
-    return None
+    return _PATTERN_LRULES[first][0]
+
+
+@functools.lru_cache(maxsize=65536)
+def _classify_word(word: str) -> tuple[int, bool]:
+    """For one lower-cased word without whitespace: the position in ``_PATTERN_LRULES`` of the
+    first rule whose pattern matches it (the rules' count when none does), and whether a
+    content or embed pattern matches it (pure, cached)."""
+    first = len(_PATTERN_LRULES)
+    if _ANY_PATTERN_LRX.search(word):
+        first = next(k for k, (_name, rx) in enumerate(_PATTERN_LRULES) if rx.search(word))
+    return first, bool(_CONTENT_CLASS_LRX.search(word) or _EMBED_LRX.search(word))
 
 
 #: words one of which every match of ``_KEEP_ANY_LRX`` holds (a substring test per word is
@@ -144,19 +166,26 @@ _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "t
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
 
-def _protected_blocks(root: lxml.etree._Element, fired: set[str]) -> dict:
+def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None) -> dict:
     """Captions and bylines (keep rules). Returns the protected elements, each mapped to
-    its kind (``"caption"`` or ``"byline"``), in document order."""
+    its kind (``"caption"`` or ``"byline"``), in document order. ``rule_candidates``: a list
+    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass)."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     for el in root.iter("figcaption", "caption"):
         protected[el] = "caption"
         fired.add("keep_caption")
     keep_kind = _keep_kind
+    rule_tags = _TAG_RULES
+    collect = rule_candidates.append if rule_candidates is not None else None
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
         get = el.get
         cls, ident = get("class"), get("id")
         if cls is None and ident is None:
+            if collect is not None and (get("role") is not None or el.tag in rule_tags):
+                collect(el)
             continue
+        if collect is not None:
+            collect(el)
         kind = keep_kind(f"{cls or ''} {ident or ''}".strip())  # (``_attrs``)
         if kind is None:
             continue
@@ -222,7 +251,8 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     for the class-word matches that stayed only because of their size (the prose and
     half-page guards): the second opinion decides on them later (``exclude_unconfirmed_guarded``)."""
     total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
-    protected = _protected_blocks(root, fired)
+    candidates: list = []  # (``_rule_candidates(root)``: nothing changes the tree before the rules' loop)
+    protected = _protected_blocks(root, fired, candidates)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}
     for p in root.iter("p"):
@@ -257,7 +287,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             return "size"  # a page-level wrapper carrying a boilerplate-looking word
         return None
 
-    for el in _RULE_CANDIDATES(root):
+    for el in candidates:
         if el is root or not _is_el(el) or el.getparent() is None:
             continue
         if el in protected or el.tag in _STRUCTURAL_KEEP:
@@ -372,7 +402,7 @@ def _drop_teaser_lists(root, total, protected, fired) -> None:
     # removed element's visit and changes only the text around it, not what is visited later)
     # and bottom-up: one around a container over half the page is over half the page too.
     cands = [el for el in root.iter("div", "section", "ul", "ol")
-             if el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
+             if len(el) >= 3 and el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
     at_most_half = _short_lengths(cands, int(0.5 * total) + 1)
     for el in cands:
         if el.getparent() is None or el not in at_most_half:

@@ -174,10 +174,10 @@ def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Elemen
     return chain[best]
 
 
-def _shared_share(root: lxml.etree._Element, ref: str, theirs=None) -> float | None:
+def _shared_share(root: lxml.etree._Element, ref: str, theirs=None, text: str | None = None) -> float | None:
     """Share of ``root``'s 4-token shingles that occur in ``ref`` (``theirs``: the shingles of
-    ``ref``'s lower-cased tokens when the caller has them)."""
-    ours = _shingle_set(_TOKEN_RX.findall(block_text(root).lower()))
+    ``ref``'s lower-cased tokens, ``text``: ``block_text(root)``, when the caller has them)."""
+    ours = _shingle_set(_TOKEN_RX.findall((block_text(root) if text is None else text).lower()))
     if not ours:
         return None
     if theirs is None:
@@ -230,7 +230,7 @@ def _keep_definition_lists(units: list, keep: list, fired: set[str]) -> None:
 def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[str], *,
                         keep_bylines: bool = False, keep_captions: bool = False,
                         set_aside: list | None = None, votes=None,
-                        removed: list | None = None, page_ref=None) -> None:
+                        removed: list | None = None, page_ref=None, text_memo: dict | None = None) -> None:
     """``exclude_reference_disagree``: when an independent extractor's text (see
     :func:`_reference_text`) is (nearly) a subset of our selection and covers most of it,
     text units (paragraphs, list items, leaf blocks) it leaves out are removed. Never
@@ -239,7 +239,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     ``keep_captions``; a list keeps all its items when the reference keeps any of them; a
     heading stays when anything of its section stays, except a standfirst (see the module
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
-    ``set_aside`` as ``(kind, text)``."""
+    ``set_aside`` as ``(kind, text)``. ``text_memo``: a dict that receives ``block_text(root)``
+    (as ``"text": (root, text)``) when it was measured and nothing was removed."""
     if votes is None:
         ref = page_ref() if page_ref is not None else _reference_text(root)
         if not ref:
@@ -248,7 +249,10 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         if len(ref_tokens) < 40:
             return
         ref_sh = _shingle_set(ref_tokens)
-        ours_sh = _shingle_set(_TOKEN_RX.findall(block_text(root)))
+        own_text = block_text(root)
+        if text_memo is not None:
+            text_memo["text"] = (root, own_text)  # (taken back below if a unit goes)
+        ours_sh = _shingle_set(_TOKEN_RX.findall(own_text))
         common = len(ref_sh & ours_sh)
         subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
         if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
@@ -356,3 +360,5 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
                     removed.append((rule_name, text[:SET_ASIDE_MAX_CHARS]))
             _drop(u)
             fired.add(rule_name)
+            if text_memo is not None:
+                text_memo.pop("text", None)

@@ -45,6 +45,8 @@ class _Scores:
         parent_of: dict[int, int | None] = {}
         order: list[lxml.etree._Element] = []
         add_order = order.append
+        depths: list[int] = []  # each element's depth below ``body`` (``order``'s positions)
+        add_depth = depths.append
 
         def tally(text: str, blk: int, in_link: bool) -> None:
             n = len(" ".join(text.split()))  # (``_squash``)
@@ -59,14 +61,15 @@ class _Scores:
         # set as text and <br> in a cell) is not one block with the menu and the sidebar beside it.
         long_cells = [c for c in body.iter("td", "th") if _long_cell(c)]  # (alive: their ids are keys)
         cells = {id(c) for c in long_cells}
-        # stack entries: (element, nearest block id, inside link)
-        stack = [(body, None, False)]
+        # stack entries: (element, nearest block id, inside link, depth)
+        stack = [(body, None, False, 0)]
         pop = stack.pop
         push = stack.append
         while stack:
-            el, blk, in_link = pop()
+            el, blk, in_link, depth = pop()
             key = id(el)
             add_order(el)
+            add_depth(depth)
             tag = el.tag
             if tag.__class__ is not str:  # a comment or processing instruction
                 tag = ""
@@ -81,7 +84,7 @@ class _Scores:
                 tally(el.text, blk, in_link)
             for child in reversed(el):
                 parent_of[id(child)] = key
-                push((child, blk, in_link))
+                push((child, blk, in_link, depth + 1))
                 if child.tail:  # a child's tail belongs to this element's block
                     tally(child.tail, blk, in_link)
         # block values
@@ -113,12 +116,31 @@ class _Scores:
         self.score = score
         self.text = text_of
         self.order = order
+        self.depths = depths
         self.block_el = block_el
+        self.root = body
         self.long_cells = long_cells
 
     def best(self, body: lxml.etree._Element) -> lxml.etree._Element | None:
+        """The element of ``body`` with the highest positive score, the deepest one on a tie
+        (the first in document order among equals), or None. For the tree just scored (not
+        changed since), read from the walk that scored it: ``order`` is the document order
+        (a node before its children, children in order) and ``depths`` each node's depth."""
         best_el = None
         best_key = None
+        if body is self.root:
+            score_get = self.score.get
+            for el, d in zip(self.order, self.depths):
+                if el.tag.__class__ is not str:
+                    continue
+                s = score_get(id(el), 0.0)
+                if s <= 0:
+                    continue
+                k = (s, d)
+                if best_key is None or k > best_key:
+                    best_key = k
+                    best_el = el
+            return best_el
         depth_of = {id(body): 0}
         for el in body.iter():
             if not _is_el(el):

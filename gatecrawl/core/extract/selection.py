@@ -6,6 +6,7 @@ import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import lxml.etree
 import lxml.html
 
 from gatecrawl.core import pagetype
@@ -102,6 +103,29 @@ def _in_chrome(unit, memo: dict | None = None, page_chars: int = 0) -> int:
             state = 2
         memo[el] = state
     return memo[unit] if path else top
+
+
+#: the elements of a subtree (its root included) that carry a vote unit's number, in document order
+_UNIT_ELEMENTS = lxml.etree.XPath(f"descendant-or-self::*[@{UNIT_ATTR}]")
+#: the non-empty unit numbers of a subtree, in document order
+_UNIT_NUMBERS = lxml.etree.XPath(f"descendant-or-self::*/@{UNIT_ATTR}[. != '']", smart_strings=False)
+
+
+def _unit_indexes(root) -> frozenset:
+    """The vote units' numbers under ``root`` (itself included): one XPath call, where a walk
+    of the subtree tested every element."""
+    return frozenset(map(int, _UNIT_NUMBERS(root)))
+
+
+def _copied_units(copy_root, n: int) -> list:
+    """The vote units of a deep copy of the working copy, whose ``n`` units were numbered
+    0 .. n-1 in document order before it was copied: the copy's numbered elements, which are
+    ``_leaf_units(copy_root, _VOTE_UNITS)`` (the same structure gives the same units) unless the
+    page itself carried the attribute on another element; then the units are taken again."""
+    found = _UNIT_ELEMENTS(copy_root)
+    if len(found) == n and all(el.get(UNIT_ATTR) == str(i) for i, el in enumerate(found)):
+        return found
+    return _leaf_units(copy_root, _VOTE_UNITS)
 
 
 def _drop_unvoted_tail(root, units, tail: frozenset, fired: set[str], removed: list) -> None:
@@ -230,10 +254,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     vote_body = body
     if vote:
         _wrap_loose_text(body, fired)
-        for i, u in enumerate(_leaf_units(body, _VOTE_UNITS)):
+        body_units = _leaf_units(body, _VOTE_UNITS)
+        for i, u in enumerate(body_units):
             u.set(UNIT_ATTR, str(i))
         vote_body = copy.deepcopy(body)
-        vote_units = _leaf_units(vote_body, _VOTE_UNITS)
+        vote_units = _copied_units(vote_body, len(body_units))
         for el in aria_hidden:
             if el.getparent() is not None:
                 _drop(el)
@@ -309,8 +334,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
 
     units = vote_units if rule != "recipe_selector" else []
     # the vote units the own candidate's region holds, before its block rules run
-    region = frozenset(int(e.get(UNIT_ATTR)) for e in chosen.iter() if _is_el(e) and e.get(UNIT_ATTR)) \
-        if units else frozenset()
+    region = _unit_indexes(chosen) if units else frozenset()
     # The working copy is not read again: the chosen element is taken out of it (no copy).
     # Detached, it has no ancestors and nothing before or after it, as a copy would.
     root = chosen
@@ -346,12 +370,16 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     gone: set = set()  # vote units of the guarded blocks removed
     if shared and guarded:
         _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
+    # block_text of the own selection, measured by the reference pruning: read again for the
+    # reference share when the selection has not changed since (same root, nothing removed)
+    root_text: dict = {}
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
                             keep_captions=keep_captions, set_aside=set_aside, removed=removed,
-                            page_ref=(lambda: page_text("trafilatura")) if shared else None)
+                            page_ref=(lambda: page_text("trafilatura")) if shared else None,
+                            text_memo=root_text)
     if units:
-        own_idx = frozenset(int(e.get(UNIT_ATTR)) for e in root.iter() if _is_el(e) and e.get(UNIT_ATTR))
+        own_idx = _unit_indexes(root)
         chrome: dict = {}
         states = [_in_chrome(u, chrome, page_chars) for u in units]
         # inside a page-holding chrome element, a unit that is mostly link text is never taken
@@ -368,6 +396,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         elif res.rule == "chrome_holds_page":
             fired.add("chrome_holds_page")
         if res.keep is None and guess.type == "product":
+            root_text.clear()
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
         if res.keep is not None:
             kept_units = [units[i] for i in sorted(res.keep)]
@@ -393,9 +422,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
                                 keep_captions=keep_captions, set_aside=set_aside, votes=votes)
             fired.add("agreement")
-        for e in root.iter():
-            if _is_el(e) and e.get(UNIT_ATTR) is not None:
-                del e.attrib[UNIT_ATTR]
+        for e in _UNIT_ELEMENTS(root):
+            del e.attrib[UNIT_ATTR]
     if vote and rule != "recipe_selector":
         rescued = _listing_rescue(vote_body, _text_len(root))
         if rescued is not None and gone and _mostly_gone(rescued, gone):
@@ -403,9 +431,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         if rescued is not None:
             root = copy.deepcopy(rescued)
             root.tail = None
-            for e in root.iter():
-                if _is_el(e) and e.get(UNIT_ATTR) is not None:
-                    del e.attrib[UNIT_ATTR]
+            for e in _UNIT_ELEMENTS(root):
+                del e.attrib[UNIT_ATTR]
             _clean_links(root, fired, skip)
             _drop_popovers(root, fired)
             rule, selector = "listing_items", _selector_of(rescued, "listing_items")
@@ -414,7 +441,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     reference_share = None
     if "trafilatura" in ref_cache:
         ref = ref_cache["trafilatura"]
-        reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref))
+        measured = root_text.get("text")
+        reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref),
+                                        text=measured[1] if measured and measured[0] is root else None)
     _drop_repeated_siblings(root, fired, removed)
     if separate_adjacent_items(root):
         fired.add("separate_items")
