@@ -128,27 +128,12 @@ class _Scores:
         (a node before its children, children in order) and ``depths`` each node's depth."""
         best_el = None
         best_key = None
-        if body is self.root:
-            score_get = self.score.get
-            for el, d in zip(self.order, self.depths):
-                if el.tag.__class__ is not str:
-                    continue
-                s = score_get(id(el), 0.0)
-                if s <= 0:
-                    continue
-                k = (s, d)
-                if best_key is None or k > best_key:
-                    best_key = k
-                    best_el = el
-            return best_el
-        depth_of = {id(body): 0}
-        for el in body.iter():
-            if not _is_el(el):
+        pairs = zip(self.order, self.depths) if body is self.root else _with_depths(body)
+        score_get = self.score.get
+        for el, d in pairs:
+            if el.tag.__class__ is not str:
                 continue
-            p = el.getparent()
-            d = depth_of.get(id(p), 0) + 1 if el is not body else 0
-            depth_of[id(el)] = d
-            s = self.score.get(id(el), 0.0)
+            s = score_get(id(el), 0.0)
             if s <= 0:
                 continue
             k = (s, d)
@@ -156,6 +141,17 @@ class _Scores:
                 best_key = k
                 best_el = el
         return best_el
+
+
+def _with_depths(body):
+    """``(element, depth)`` for the elements of ``body`` in document order (``body`` at 0)."""
+    depth_of = {id(body): 0}
+    for el in body.iter():
+        if not _is_el(el):
+            continue
+        d = depth_of.get(id(el.getparent()), 0) + 1 if el is not body else 0
+        depth_of[id(el)] = d
+        yield el, d
 
 
 _SEMANTIC_ORDER = (
