@@ -10,7 +10,7 @@ import lxml.etree
 import lxml.html
 
 from gatecrawl.core import pagetype
-from gatecrawl.core.agreement import Ballot, UNIT_ATTR, candidate_text, decide, text_shingles, unvoted_tail
+from gatecrawl.core.agreement import Ballot, UNIT_ATTR, _shingles, candidate_text, decide, text_shingles, unvoted_tail
 from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
@@ -117,6 +117,11 @@ def _unit_indexes(root) -> frozenset:
     return frozenset(map(int, _UNIT_NUMBERS(root)))
 
 
+def _unit_values(root) -> list[str]:
+    """The vote-unit attribute values under ``root`` (itself included), in document order."""
+    return [el.get(UNIT_ATTR) for el in _UNIT_ELEMENTS(root)]
+
+
 def _copied_units(copy_root, n: int) -> list:
     """The vote units of a deep copy of the working copy, whose ``n`` units were numbered
     0 .. n-1 in document order before it was copied: the copy's numbered elements, which are
@@ -172,18 +177,18 @@ def _drop_unconfirmed_guarded(root, guarded: list, ref: str, fired: set[str], re
             continue
         if el is root or el.getparent() is None or not any(a is root for a in el.iterancestors()):
             continue
-        mine = frozenset(map(" ".join, _windows(_TOKEN_RX.findall(block_text(el).lower()))))
+        mine = _shingles(_TOKEN_RX.findall(block_text(el).lower()))
         if not mine or len(mine & theirs) > GUARDED_REF_MAX * len(mine):
             continue
         rest_toks = _TOKEN_RX.findall(block_text(root).lower())
-        rest = frozenset(map(" ".join, _windows(rest_toks))) - mine
+        rest = _shingles(rest_toks) - mine
         if len(rest_toks) - len(mine) < GUARDED_REST_MIN_TOKENS or \
                 len(rest & theirs) < GUARDED_REST_MIN * len(rest):
             continue
         text = _squash(el.text_content())
         if text:
             removed.append(("exclude_unconfirmed_guarded", text[:SET_ASIDE_MAX_CHARS]))
-        gone.update(e.get(UNIT_ATTR) for e in el.iter() if _is_el(e) and e.get(UNIT_ATTR) is not None)
+        gone.update(_unit_values(el))
         _drop(el)
         fired.add("exclude_unconfirmed_guarded")
         fired.add(rule)
@@ -191,12 +196,8 @@ def _drop_unconfirmed_guarded(root, guarded: list, ref: str, fired: set[str], re
 
 def _mostly_gone(el, gone: set) -> bool:
     """Half or more of the vote units under ``el`` are in ``gone``."""
-    idx = [e.get(UNIT_ATTR) for e in el.iter() if _is_el(e) and e.get(UNIT_ATTR) is not None]
+    idx = _unit_values(el)
     return bool(idx) and sum(1 for i in idx if i in gone) >= 0.5 * len(idx)
-
-
-def _windows(toks: list[str]):
-    return zip(toks, toks[1:], toks[2:], toks[3:])
 
 
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
@@ -382,19 +383,17 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         own_idx = _unit_indexes(root)
         chrome: dict = {}
         states = [_in_chrome(u, chrome, page_chars) for u in units]
+        links = [_link_share(u) for u in units]
         # inside a page-holding chrome element, a unit that is mostly link text is never taken
         # for the page (the menu the page was nested in)
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
                           in_region=i in region, chrome=st != 0,
-                          page_chrome=st == 2 and _link_share(u) < 0.5,
-                          linked=_link_share(u) >= LINKED_SHARE)
-                   for i, (u, st) in enumerate(zip(units, states))]
+                          page_chrome=st == 2 and ls < 0.5, linked=ls >= LINKED_SHARE)
+                   for i, (u, st, ls) in enumerate(zip(units, states, links))]
         res = decide(ballots, page_text, thread=comments_are_content)
         agreement_info = res.to_dict()
-        if res.rule == "vote_both_reject":
-            fired.add("vote_both_reject")
-        elif res.rule == "chrome_holds_page":
-            fired.add("chrome_holds_page")
+        if res.rule is not None:  # a named rule of the vote (``rules.py``)
+            fired.add(res.rule)
         if res.keep is None and guess.type == "product":
             root_text.clear()
             _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
