@@ -11,7 +11,7 @@ from gatecrawl.core.markdown.admonitions import _prepare_admonitions
 from gatecrawl.core.markdown.blocks import _prepare_definition_lists, _prepare_details_and_figures
 from gatecrawl.core.markdown.code import _code_language, _code_text
 from gatecrawl.core.markdown.dom import (_BLOCK_RENAME, _BLOCK_TAGS, _CODE_CLOSE, _CODE_OPEN,
-    _DROP_TAGS, _EMPHASIS, _HEADINGS, _TRANSPARENT_INLINE, _clean_text, _drop_keep_tail,
+    _DROP_TAGS, _EMPHASIS, _HEADINGS, _TO_CLEAN, _TRANSPARENT_INLINE, _clean_text, _drop_keep_tail,
     _has_text, _norm_ws, _unwrap)
 from gatecrawl.core.markdown.links import _safe_url
 from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _unwrap_layout_table,
@@ -56,6 +56,11 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     for el in _HIDDEN(work):  # (document order; a list taken before any removal)
         _drop_keep_tail(el)
 
+    # Whether any text or tail holds a character the clean-up below removes or replaces (one
+    # search over all of them, taken before the code capture, which only takes texts away and
+    # writes its markers into the texts the clean-up skips): most pages hold none.
+    to_clean = _TO_CLEAN.search("".join(work.itertext())) is not None
+
     # Code blocks: capture the code verbatim, then replace the content by a marker.
     for pre in list(work.iter("pre", "listing", "xmp", "plaintext")):
         if pre.getparent() is None and pre is not work:
@@ -85,7 +90,7 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     # Text clean-up (sentinels, zero-width), outside code blocks.
     # (``_clean_text`` returns the very string it was given when there is nothing to clean:
     # only a changed text is written back)
-    for el in work.iter():
+    for el in work.iter() if to_clean else ():
         if not isinstance(el.tag, str):
             continue
         if el.tag != "pre":
@@ -139,13 +144,10 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             el.set("src", url)
             el.set("alt", alt)
 
-    # Tag renames and inline clean-up.
-    for el in list(work.iter()):
-        if not isinstance(el.tag, str):
-            continue
-        tag = el.tag.lower()
-        if tag in _BLOCK_RENAME:
-            el.tag = _BLOCK_RENAME[tag]
+    # Tag renames and inline clean-up. (Tag names are in lower case: the HTML parser writes
+    # them so and every element made here or in the extraction is named so.)
+    for el in list(work.iter(*_BLOCK_RENAME)):
+        el.tag = _BLOCK_RENAME[el.tag]
     for el in list(work.iter("b", "strong", "em", "i", "a", "del", "s", "strike", "code", "kbd",
                              "samp", "q")):
         if el is work or el.getparent() is None:
