@@ -68,21 +68,24 @@ _CASES = [
     # letters a case-insensitive pattern matches as ASCII ones, a role in capitals, an upper-case id
     '<div class="Coo\u212aie-bar"><a href="/">ok</a></div><div ROLE="NAVIGATION">menu</div><div id="ROOT"></div>',
     '<div id="x\ny" class="\u0130\u0130 so\u017fial">a</div><div role="main"><header class="share">h</header></div>',
+    '<div><section><MAIN>m</MAIN></section><div><span role=" Main">x</span><i ROLE="MAIN">y</i></div></div>',
     '<nav role="main">n</nav><aside>a</aside><footer>f</footer><article><footer>own</footer></article>',
     '<div data-reactroot="">r</div><section ng-app="x" class="related">s</section><p>' + "text " * 300 + "</p>",
 ]
 
 
 def test_page_index_names_what_the_tests_per_element_name():
-    """PageIndex: the chrome candidates are the elements _chrome_candidate holds for, the app
-    roots the ones the XPath scan with the per-element test named, the form fields the inputs
-    and selects a scan finds (documents and cases)."""
+    """PageIndex: the chrome candidates are the elements _chrome_candidate holds for, the main
+    holders the ones _holds_main holds for, the app roots the ones the XPath scan with the
+    per-element test named, the form fields the inputs and selects a scan finds (documents and
+    cases)."""
     docs = _docs() + [parse_html(c.encode("utf-8"), content_type="text/html; charset=utf-8") for c in _CASES]
     found = apps = fields = 0
     for doc in docs:
         index = PageIndex(doc)
         expected = {el for el in doc.iter() if page._chrome_candidate(el)}
         assert page.chrome_candidates(index) == expected
+        assert page.main_holders(index) == {el for el in doc.iter() if page._holds_main(el)}
         roots = [el for el in _APP_ROOT_XPATH(doc) if (el.get("id") or "").lower() in pageindex._APP_ROOT_IDS
                  or el.get("data-reactroot") is not None or el.get("ng-app") is not None]
         assert index.app_roots == roots
@@ -103,3 +106,45 @@ def test_measure_page_one_walk_equals_two_walks():
         assert (one, one.plain_text) == (two, two.plain_text)
         checked += one.boilerplate_chars > 0
     assert checked > 10
+
+
+def _css_path_scan(el, root=None, *, stop_at_id: bool = False) -> str:
+    """page.css_path as it was written before: each step's siblings counted in a Python loop."""
+    parts: list[str] = []
+    node = el
+    while node is not None:
+        tag = node.tag if isinstance(node.tag, str) else "*"
+        parent = node.getparent()
+        if node is root or parent is None:
+            parts.append(tag)
+            break
+        ident = node.get("id")
+        if stop_at_id and ident and page._PLAIN_ID.fullmatch(ident):
+            parts.append(f"{tag}#{ident}")
+            break
+        k = 1
+        for sib in parent:
+            if sib is node:
+                break
+            if sib.tag == node.tag:
+                k += 1
+        parts.append(f"{tag}:nth-of-type({k})")
+        node = parent
+    return " > ".join(reversed(parts))
+
+
+def test_css_path_counts_the_siblings_the_scan_counted():
+    """css_path's tag-matched sibling count gives the path the per-sibling scan gave, on every
+    node of real pages (comments and elements added after parsing among them)."""
+    checked = 0
+    for doc in _docs():
+        body = doc.find("body")
+        for _ in range(3):
+            body.append(lxml.etree.Element("p"))
+            body.insert(0, lxml.etree.Comment("c"))
+        for el in doc.iter():
+            for stop in (False, True):
+                assert page.css_path(el, stop_at_id=stop) == _css_path_scan(el, stop_at_id=stop)
+                assert page.css_path(el, body) == _css_path_scan(el, body)
+            checked += 1
+    assert checked > 10_000

@@ -2,8 +2,8 @@
 whose id or class holds one of the pattern's words (one search over all of a page's id and
 class values, issue 13 item 6). The answers are the ones the scan of every identified element
 gave, on real pages and on the cases the case-folding and the value offsets must get right.
-The controls outside chrome are counted with each element's chrome ancestry decided once; the
-count is the one the ancestor walk per control gave."""
+The controls outside chrome are counted as the body's controls less those inside each
+outermost chrome element; the count is the one the ancestor walk per control gave."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 
 from gatecrawl.core import walls
 from gatecrawl.core.htmlparse import parse_html
+from gatecrawl.core.pageindex import PageIndex
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPORA = [Path("/work/shared/bench/article-extraction/html"), Path("/work/shared/bench/wcxb-dev/html")]
@@ -147,6 +148,9 @@ def test_real_pages_answer_as_the_scan():
     assert found  # some page has a consent dialog
 
 
+_CHROME_TAGS = {"nav", "header", "footer", "aside"}
+
+
 def _choice_controls_scan(doc):
     """choice_controls as it was written before: an ancestor walk per control."""
     body = doc.find(".//body")
@@ -154,7 +158,7 @@ def _choice_controls_scan(doc):
         body = doc
     n = 0
     for el in body.iter("a", "button", "input"):
-        if any(isinstance(a.tag, str) and (a.tag.lower() in walls._CHROME or (a.get("role") or "").lower() in walls._CHROME_ROLE)
+        if any(isinstance(a.tag, str) and (a.tag.lower() in _CHROME_TAGS or (a.get("role") or "").lower() in walls._CHROME_ROLE)
                for a in el.iterancestors()):
             continue
         if el.tag == "input" and (el.get("type") or "").lower() not in ("submit", "button"):
@@ -169,6 +173,11 @@ def test_choice_controls_count_as_the_ancestor_walk():
             '<footer><a href="/4">4</a></footer><a role="navigation" href="/5">5</a></main>')
     doc = parse_html(html.encode(), content_type="text/html")
     assert walls.choice_controls(doc) == _choice_controls_scan(doc) == 3
+    # a chrome element around the body, the body itself chrome
+    for html in ('<html role="banner"><body><a href="/1">1</a></body></html>',
+                 '<html><body role="navigation"><a href="/1">1</a><button>b</button></body></html>'):
+        doc = parse_html(html.encode(), content_type="text/html")
+        assert walls.choice_controls(doc) == _choice_controls_scan(doc) == 0
     for body in _pages():
         doc = parse_html(body, content_type="text/html")
-        assert walls.choice_controls(doc) == _choice_controls_scan(doc)
+        assert walls.choice_controls(doc) == walls.choice_controls(doc, index=PageIndex(doc)) == _choice_controls_scan(doc)

@@ -19,6 +19,7 @@ from gatecrawl.core.pageindex import PageIndex
 __all__ = [
     "PageMeasure",
     "chrome_candidates",
+    "main_holders",
     "measure_page",
     "noscript_view",
     "visible_text_all",
@@ -170,6 +171,23 @@ def _holds_main(node) -> bool:
     return False
 
 
+def main_holders(index: PageIndex) -> frozenset:
+    """The elements of ``index``'s document for which ``_holds_main`` holds: the ancestors of
+    its main and article elements and of its elements of role main (kept on the index: taken
+    once per document, instead of a walk of each candidate's descendants)."""
+    if index.main_holders is None:
+        roles = index.roles
+        mains = itertools.chain(index.mains, (el for value, el in zip(roles.values, roles.owners) if value.lower() == "main"))
+        held: set = set()
+        for el in mains:
+            for a in el.iterancestors():
+                if a in held:
+                    break  # (and so are its ancestors)
+                held.add(a)
+        index.main_holders = frozenset(held)
+    return index.main_holders
+
+
 def _is_chrome(node) -> bool:
     """Chrome that holds no main content (kept for callers that test one element alone)."""
     return _chrome_candidate(node) and not _holds_main(node)
@@ -249,17 +267,19 @@ def measure_page(doc: HtmlElement, *, index: PageIndex | None = None) -> PageMea
         body = doc
     if not isinstance(body.tag, str) or body.tag.lower() in _INVISIBLE or _chrome_candidate(body):
         return _measure_two_walks(body)
-    pieces, spans = _text_and_spans(body, chrome_candidates(index or PageIndex(doc)))
+    index = index or PageIndex(doc)
+    pieces, spans = _text_and_spans(body, chrome_candidates(index))
     plain = norm_space(" ".join(pieces))
     if _noscript_view(body, len(plain)):
         return _measure_two_walks(body)
     total = len(plain)
     kept: list[str] = []
     pos = 0
+    holders = main_holders(index)  # (``_holds_main``)
     for el, start, end in spans:  # document order: an element before its descendants
         if start < pos:
             continue  # inside a span already left out
-        if _holds_main(el):
+        if el in holders:
             continue
         if _chrome_span(el, len(norm_space(" ".join(pieces[start:end]))), total):
             kept.extend(pieces[pos:start])
@@ -472,12 +492,9 @@ def css_path(el, root=None, *, stop_at_id: bool = False) -> str:
         if stop_at_id and ident and _PLAIN_ID.fullmatch(ident):
             parts.append(f"{tag}#{ident}")
             break
-        k = 1
-        for sib in parent:
-            if sib is node:
-                break
-            if sib.tag == node.tag:
-                k += 1
+        # (the siblings before it that have its tag, counted by lxml's tag match: the tag
+        # compared as ``sib.tag == node.tag`` compares it)
+        k = 1 + sum(1 for _ in node.itersiblings(node.tag, preceding=True))
         parts.append(f"{tag}:nth-of-type({k})")
         node = parent
     return " > ".join(reversed(parts))

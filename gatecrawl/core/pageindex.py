@@ -16,6 +16,7 @@ __all__ = ["PageIndex"]
 #: ids of the element an SPA mounts its app into (compared in lower case)
 _APP_ROOT_IDS = {"root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application"}
 _CHROME_TAG_NAMES = frozenset(("nav", "aside", "header", "footer"))
+_MAIN_TAG_NAMES = frozenset(("main", "article"))
 
 
 @functools.lru_cache(maxsize=16)
@@ -69,7 +70,8 @@ class PageIndex:
     ``gatecrawl.core.walls``), instead of one XPath scan or one test per element each.
 
     ``idents``: the id and class values (``_Values``); ``roles``: the role values; ``chrome_tags``:
-    the nav, aside, header and footer elements; ``app_roots``: the elements whose id (in lower
+    the nav, aside, header and footer elements; ``mains``: the main and article elements (tags
+    compared in lower case, like the chrome tags); ``app_roots``: the elements whose id (in lower
     case) is an app root's or that carry ``data-reactroot`` or ``ng-app``; ``form_fields``: the
     input and select elements (what ``doc.iter("input", "select")`` gives); all in document order.
     It reads attributes and those tags only: renaming other elements (the <noscript> view's
@@ -81,6 +83,7 @@ class PageIndex:
         roles: list[str] = []
         role_owners: list = []
         chrome_tags: list = []
+        mains: list = []
         app_roots: list = []
         form_fields: list = []
         for el in doc.iter(lxml.etree.Element):
@@ -98,8 +101,11 @@ class PageIndex:
                 roles.append(role)
                 role_owners.append(el)
             tag = el.tag
-            if tag.lower() in _CHROME_TAG_NAMES:
+            low = tag.lower()
+            if low in _CHROME_TAG_NAMES:
                 chrome_tags.append(el)
+            elif low in _MAIN_TAG_NAMES:
+                mains.append(el)
             elif tag == "input" or tag == "select":
                 form_fields.append(el)
             if ((ident is not None and ident.lower() in _APP_ROOT_IDS) or get("data-reactroot") is not None
@@ -108,7 +114,11 @@ class PageIndex:
         self.idents = _Values(values, owners)
         self.roles = _Values(roles, role_owners)
         self.chrome_tags = chrome_tags
+        self.mains = mains
         self.app_roots = app_roots
         self.form_fields = form_fields
         #: the chrome candidates, once taken (``gatecrawl.core.page.chrome_candidates``)
         self.chrome: frozenset | None = None
+        #: the elements that hold a main or article element or an element of role main, once
+        #: taken (``gatecrawl.core.page.main_holders``)
+        self.main_holders: frozenset | None = None

@@ -103,7 +103,6 @@ _PAYWALL_IDENT = re.compile(
     r"access-(box|options|wall)|buy-?box|purchase-(box|options)|subscriber-only|locked-content|content-locked|premium-(wall|gate|lock))($|[\s_-])",
     re.I,
 )
-_CHROME = {"nav", "header", "footer", "aside"}
 _CHROME_ROLE = {"navigation", "banner", "contentinfo", "search", "complementary"}
 _MAIN_TAGS = {"article", "main"}
 _CONTROLS = {"button", "input", "select", "form", "a"}
@@ -240,32 +239,36 @@ def search_query_shown(doc: HtmlElement, *, index: PageIndex | None = None) -> b
     return False
 
 
-def choice_controls(doc: HtmlElement) -> int:
-    """Links, buttons and submit inputs inside the page outside its chrome (nav, header, footer)."""
+_CHOICES = ("a", "button", "input")
+
+
+def _is_choice(el) -> bool:
+    """A link, a button or a submit input (of the elements ``_CHOICES`` names)."""
+    return el.tag != "input" or (el.get("type") or "").lower() in ("submit", "button")
+
+
+def choice_controls(doc: HtmlElement, *, index: PageIndex | None = None) -> int:
+    """Links, buttons and submit inputs inside the page outside its chrome (nav, header, footer,
+    aside, or an element of a chrome role, or inside one): the body's controls, less those inside
+    each outermost chrome element, which the document's ``PageIndex`` names (``index`` when the
+    caller has it), instead of an ancestor walk from each control."""
     body = doc.find(".//body")
     if body is None:
         body = doc
-    inside: dict = {}  # element -> it or an ancestor is chrome (each element decided once)
-
-    def in_chrome(x) -> bool:
-        path = []
-        while x is not None and x not in inside:
-            path.append(x)
-            x = x.getparent()
-        held = inside[x] if x is not None else False
-        for y in reversed(path):
-            held = held or (isinstance(y.tag, str) and (y.tag.lower() in _CHROME or (y.get("role") or "").lower() in _CHROME_ROLE))
-            inside[y] = held
-        return held
-
-    n = 0
-    for el in body.iter("a", "button", "input"):
-        if el.tag == "input" and (el.get("type") or "").lower() not in ("submit", "button"):
-            continue
-        parent = el.getparent()
-        if parent is not None and in_chrome(parent):  # a chrome ancestor
-            continue
-        n += 1
+    index = index or PageIndex(doc)
+    roles = index.roles
+    marked = set(index.chrome_tags)
+    marked.update(el for value, el in zip(roles.values, roles.owners) if value.lower() in _CHROME_ROLE)
+    n = sum(1 for el in body.iter(*_CHOICES) if _is_choice(el))
+    for el in marked:  # (each chrome element once; the count does not depend on the order)
+        above = list(el.iterancestors())
+        if any(a in marked for a in above):
+            continue  # inside another chrome element: left out with it
+        if el is body or any(a is el for a in body.iterancestors()):
+            # every control of the body lies inside it (but the element itself)
+            n -= sum(1 for c in body.iter(*_CHOICES) if c is not el and _is_choice(c))
+        elif any(a is body for a in above):
+            n -= sum(1 for c in el.iterdescendants(*_CHOICES) if _is_choice(c))
     return n
 
 
@@ -291,6 +294,6 @@ def page_signals(doc: HtmlElement, *, index: PageIndex | None = None, body_text:
         "consent": consent_dialog(doc, index=index, body_text=body_text),
         "paywall_container": paywall_container(doc, index=index),
         "search_query_shown": search_query_shown(doc, index=index),
-        "choice_controls": choice_controls(doc),
+        "choice_controls": choice_controls(doc, index=index),
         "birth_date_form": birth_date_form(doc, index=index),
     }
