@@ -87,19 +87,6 @@ class PageIndex:
         app_roots: list = []
         form_fields: list = []
         for el in doc.iter(lxml.etree.Element):
-            get = el.get
-            ident = get("id")
-            if ident is not None:
-                values.append(ident)
-                owners.append(el)
-            cls = get("class")
-            if cls is not None:
-                values.append(cls)
-                owners.append(el)
-            role = get("role")
-            if role is not None:
-                roles.append(role)
-                role_owners.append(el)
             tag = el.tag
             low = tag.lower()
             if low in _CHROME_TAG_NAMES:
@@ -108,8 +95,30 @@ class PageIndex:
                 mains.append(el)
             elif tag == "input" or tag == "select":
                 form_fields.append(el)
-            if ((ident is not None and ident.lower() in _APP_ROOT_IDS) or get("data-reactroot") is not None
-                    or get("ng-app") is not None):
+            # The attributes, read in one call (an element holds each name once): what ``get``
+            # gives for each name looked for, None for one it does not hold.
+            attributes = el.items()
+            if not attributes:
+                continue
+            ident = cls = None
+            app_root = False
+            for name, value in attributes:
+                if name == "id":
+                    ident = value
+                elif name == "class":
+                    cls = value
+                elif name == "role":
+                    roles.append(value)
+                    role_owners.append(el)
+                elif name == "data-reactroot" or name == "ng-app":
+                    app_root = True
+            if ident is not None:
+                values.append(ident)
+                owners.append(el)
+            if cls is not None:
+                values.append(cls)
+                owners.append(el)
+            if app_root or (ident is not None and ident.lower() in _APP_ROOT_IDS):
                 app_roots.append(el)
         self.idents = _Values(values, owners)
         self.roles = _Values(roles, role_owners)

@@ -175,6 +175,8 @@ def _sibling_groups(root, parent_tags):
     """``(parent, siblings)`` for every group of at least ``ITEM_MIN_SIBLINGS`` element
     children of one tag and class under a ``parent_tags`` element of ``root``."""
     for parent in root.iter(*parent_tags):
+        if len(parent) < ITEM_MIN_SIBLINGS:
+            continue  # (fewer children than a group needs: most parents)
         groups: dict[tuple, list] = {}
         for child in parent:
             if isinstance(child.tag, str):
