@@ -148,3 +148,18 @@ def test_css_path_counts_the_siblings_the_scan_counted():
                 assert page.css_path(el, body) == _css_path_scan(el, body)
             checked += 1
     assert checked > 10_000
+
+
+def test_find_fields_with_the_index_finds_what_the_scan_finds():
+    """find_fields reads the rel=author element from the PageIndex: the fields are the ones the
+    document scan gave (an author link below the root, the root itself never one)."""
+    cases = ['<html rel="author"><body><p>x</p></body></html>',
+             '<html><body><p rel="Author">a</p><span rel="author"> Jane  Doe </span><a rel="author">B</a></body></html>']
+    docs = _docs() + [parse_html(c.encode(), content_type="text/html") for c in cases]
+    authors = 0
+    for doc in docs:
+        fields = page.find_fields(doc)
+        assert page.find_fields(doc, index=PageIndex(doc)) == fields
+        authors += fields["author"] is not None
+    assert page.find_fields(docs[-1], index=PageIndex(docs[-1]))["author"] == "Jane Doe"
+    assert authors > 5

@@ -31,14 +31,14 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
 
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
-    # One pass over the elements' attributes serves the text measure, the shell signals and the
-    # interstitial signals (the <noscript> view below changes nothing it reads: attributes, and
-    # the nav, aside, header and footer tags).
+    # One pass over the elements' attributes serves the text measure, the fields, the shell
+    # signals and the interstitial signals (the <noscript> view below changes nothing it reads:
+    # attributes, and the nav, aside, header, footer, main and article tags).
     index = PageIndex(doc)
     page = measure_page(doc, index=index)
     # the page's JSON-LD, parsed once for the fields and the paywall markup (both only read it)
     jsonld = list(jsonld_documents(doc))
-    fields = find_fields(doc, jsonld=jsonld)
+    fields = find_fields(doc, jsonld=jsonld, index=index)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
     if presence is None:
         # Not assessed by the fetcher (scrapy convert, a direct convert() call): the same fetch
@@ -53,7 +53,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
         # extract from that view.
         for el in list(doc.iter("noscript")):
             el.tag = "div"
-        fields = find_fields(doc, jsonld=jsonld)
+        fields = find_fields(doc, jsonld=jsonld, index=index)
     if recipe.embedded_enabled and fetch.reader == "http" and fetch.capture != "plain" and presence.get("needs_render"):
         # A shell: before it goes to the browser, its first response's embedded data may hold the content.
         result, info = convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0)

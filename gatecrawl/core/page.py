@@ -400,9 +400,11 @@ def _jsonld_values(doc: HtmlElement, key: str, documents: list | None = None) ->
     return None
 
 
-def find_fields(doc: HtmlElement, *, jsonld: list | None = None) -> dict[str, str | None]:
+def find_fields(doc: HtmlElement, *, jsonld: list | None = None, index: PageIndex | None = None) -> dict[str, str | None]:
     """Title, date, author and description from the page's markup, first source wins.
-    ``jsonld``: ``list(jsonld_documents(doc))`` when the caller has it (read, never changed)."""
+    ``jsonld``: ``list(jsonld_documents(doc))`` when the caller has it (read, never changed);
+    ``index``: the document's ``PageIndex`` when the caller has it (its rel=author elements, no
+    scan of the document)."""
     title_el = doc.find(".//title")
     h1 = doc.find(".//h1")
     metas = [el for el in doc.iter("meta") if el is not doc]  # (one walk for every _meta below)
@@ -418,7 +420,10 @@ def find_fields(doc: HtmlElement, *, jsonld: list | None = None) -> dict[str, st
             date = norm_space(t.get("datetime") or "") or None
     author = _meta(doc, "author", "article:author", metas=metas) or _jsonld_values(doc, "author", jsonld)
     if not author:
-        a = doc.find(".//*[@rel='author']")
+        if index is None:
+            a = doc.find(".//*[@rel='author']")
+        else:  # (the same element: the first below ``doc`` whose rel is "author")
+            a = next((el for el in index.authors if el is not doc), None)
         if a is not None:
             author = visible_text(a) or None
     description = _meta(doc, "description", "og:description", metas=metas)

@@ -73,7 +73,9 @@ class PageIndex:
     the nav, aside, header and footer elements; ``mains``: the main and article elements (tags
     compared in lower case, like the chrome tags); ``app_roots``: the elements whose id (in lower
     case) is an app root's or that carry ``data-reactroot`` or ``ng-app``; ``form_fields``: the
-    input and select elements (what ``doc.iter("input", "select")`` gives); all in document order.
+    input and select elements (what ``doc.iter("input", "select")`` gives); ``authors``: the
+    elements whose rel is ``author`` (``doc`` itself among them when it is one); all in document
+    order.
     It reads attributes and those tags only: renaming other elements (the <noscript> view's
     ``div``) leaves it true."""
 
@@ -86,6 +88,7 @@ class PageIndex:
         mains: list = []
         app_roots: list = []
         form_fields: list = []
+        authors: list = []
         for el in doc.iter(lxml.etree.Element):
             tag = el.tag
             low = tag.lower()
@@ -112,6 +115,8 @@ class PageIndex:
                     role_owners.append(el)
                 elif name == "data-reactroot" or name == "ng-app":
                     app_root = True
+                elif name == "rel" and value == "author":
+                    authors.append(el)
             if ident is not None:
                 values.append(ident)
                 owners.append(el)
@@ -126,6 +131,7 @@ class PageIndex:
         self.mains = mains
         self.app_roots = app_roots
         self.form_fields = form_fields
+        self.authors = authors
         #: the chrome candidates, once taken (``gatecrawl.core.page.chrome_candidates``)
         self.chrome: frozenset | None = None
         #: the elements that hold a main or article element or an element of role main, once

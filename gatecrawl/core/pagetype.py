@@ -22,6 +22,7 @@ the same document always gives the same answer.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -121,6 +122,13 @@ def _text_len(el) -> int:
 _CLASSES = lxml.etree.XPath("descendant-or-self::*/@class", smart_strings=False)
 
 
+@functools.lru_cache(maxsize=65536)
+def _post_ident(ident: str) -> bool:
+    """``_POST_CLASS`` names a post container in ``ident`` ("class id"), its hint words looked for
+    first (pure, cached: a page repeats its class strings)."""
+    return _POST_HINT.search(ident.lower().replace("\u017f", "s")) is not None and _POST_CLASS.search(ident) is not None
+
+
 def _repeated_posts(body) -> tuple[int, float]:
     """Containers that look like posts of a thread (a post-like class, a time or date, some
     text), outermost only, and the share of the page's text they hold."""
@@ -130,8 +138,7 @@ def _repeated_posts(body) -> tuple[int, float]:
     for el in body.iter("article", "div", "li", "section"):
         if el in inside:
             continue
-        cls = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if not _POST_HINT.search(cls.lower().replace("\u017f", "s")) or not _POST_CLASS.search(cls):
+        if not _post_ident(f"{el.get('class') or ''} {el.get('id') or ''}"):
             continue
         # a class naming a date or time on it or a descendant (one search over all of them: the
         # pattern's words hold no line break, so no match spans two values)
