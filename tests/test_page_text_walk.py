@@ -85,7 +85,7 @@ def test_page_index_names_what_the_tests_per_element_name():
         index = PageIndex(doc)
         expected = {el for el in doc.iter() if page._chrome_candidate(el)}
         assert page.chrome_candidates(index) == expected
-        assert page.main_holders(index) == {el for el in doc.iter() if page._holds_main(el)}
+        assert pageindex.main_holders(index) == {el for el in doc.iter() if page._holds_main(el)}
         roots = [el for el in _APP_ROOT_XPATH(doc) if (el.get("id") or "").lower() in pageindex._APP_ROOT_IDS
                  or el.get("data-reactroot") is not None or el.get("ng-app") is not None]
         assert index.app_roots == roots

@@ -14,12 +14,11 @@ from typing import Any, Iterator
 
 from lxml.html import HtmlElement
 
-from gatecrawl.core.pageindex import PageIndex
+from gatecrawl.core.pageindex import PageIndex, main_holders
 
 __all__ = [
     "PageMeasure",
     "chrome_candidates",
-    "main_holders",
     "measure_page",
     "noscript_view",
     "visible_text_all",
@@ -171,23 +170,6 @@ def _holds_main(node) -> bool:
     return False
 
 
-def main_holders(index: PageIndex) -> frozenset:
-    """The elements of ``index``'s document for which ``_holds_main`` holds: the ancestors of
-    its main and article elements and of its elements of role main (kept on the index: taken
-    once per document, instead of a walk of each candidate's descendants)."""
-    if index.main_holders is None:
-        roles = index.roles
-        mains = itertools.chain(index.mains, (el for value, el in zip(roles.values, roles.owners) if value.lower() == "main"))
-        held: set = set()
-        for el in mains:
-            for a in el.iterancestors():
-                if a in held:
-                    break  # (and so are its ancestors)
-                held.add(a)
-        index.main_holders = frozenset(held)
-    return index.main_holders
-
-
 def _is_chrome(node) -> bool:
     """Chrome that holds no main content (kept for callers that test one element alone)."""
     return _chrome_candidate(node) and not _holds_main(node)
@@ -275,11 +257,10 @@ def measure_page(doc: HtmlElement, *, index: PageIndex | None = None) -> PageMea
     total = len(plain)
     kept: list[str] = []
     pos = 0
-    holders = main_holders(index)  # (``_holds_main``)
     for el, start, end in spans:  # document order: an element before its descendants
         if start < pos:
             continue  # inside a span already left out
-        if el in holders:
+        if el in main_holders(index):  # (``_holds_main``, taken once for the document)
             continue
         if _chrome_span(el, len(norm_space(" ".join(pieces[start:end]))), total):
             kept.extend(pieces[pos:start])
@@ -402,9 +383,8 @@ def _jsonld_values(doc: HtmlElement, key: str, documents: list | None = None) ->
 
 def find_fields(doc: HtmlElement, *, jsonld: list | None = None, index: PageIndex | None = None) -> dict[str, str | None]:
     """Title, date, author and description from the page's markup, first source wins.
-    ``jsonld``: ``list(jsonld_documents(doc))`` when the caller has it (read, never changed);
-    ``index``: the document's ``PageIndex`` when the caller has it (its rel=author elements, no
-    scan of the document)."""
+    ``jsonld``: ``list(jsonld_documents(doc))``, ``index``: the document's ``PageIndex`` (its
+    rel=author elements), when the caller has them (read, never changed)."""
     title_el = doc.find(".//title")
     h1 = doc.find(".//h1")
     metas = [el for el in doc.iter("meta") if el is not doc]  # (one walk for every _meta below)
@@ -497,8 +477,7 @@ def css_path(el, root=None, *, stop_at_id: bool = False) -> str:
         if stop_at_id and ident and _PLAIN_ID.fullmatch(ident):
             parts.append(f"{tag}#{ident}")
             break
-        # (the siblings before it that have its tag, counted by lxml's tag match: the tag
-        # compared as ``sib.tag == node.tag`` compares it)
+        # (the siblings before it whose tag is ``node.tag``, counted by lxml's tag match)
         k = 1 + sum(1 for _ in node.itersiblings(node.tag, preceding=True))
         parts.append(f"{tag}:nth-of-type({k})")
         node = parent

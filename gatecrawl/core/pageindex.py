@@ -11,7 +11,7 @@ import re
 import lxml.etree
 from lxml.html import HtmlElement
 
-__all__ = ["PageIndex"]
+__all__ = ["PageIndex", "main_holders"]
 
 #: ids of the element an SPA mounts its app into (compared in lower case)
 _APP_ROOT_IDS = {"root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application"}
@@ -135,5 +135,22 @@ class PageIndex:
         #: the chrome candidates, once taken (``gatecrawl.core.page.chrome_candidates``)
         self.chrome: frozenset | None = None
         #: the elements that hold a main or article element or an element of role main, once
-        #: taken (``gatecrawl.core.page.main_holders``)
+        #: taken (``main_holders``)
         self.main_holders: frozenset | None = None
+
+
+def main_holders(index: PageIndex) -> frozenset:
+    """The elements of ``index``'s document that hold a main or article element or an element of
+    role main (what ``gatecrawl.core.page._holds_main`` answers): the ancestors of those, taken
+    once per document and kept on the index, instead of a walk of each candidate's descendants."""
+    if index.main_holders is None:
+        roles = index.roles
+        mains = itertools.chain(index.mains, (el for value, el in zip(roles.values, roles.owners) if value.lower() == "main"))
+        held: set = set()
+        for el in mains:
+            for a in el.iterancestors():
+                if a in held:
+                    break  # (and so are its ancestors)
+                held.add(a)
+        index.main_holders = frozenset(held)
+    return index.main_holders
