@@ -416,7 +416,7 @@ def _narrowed(ballots: list[Ballot], second: str, own_tokens: int) -> list[bool]
     tokens (a paragraph its one-block reading missed), when they hold from :data:`NARROW_MIN_SHARE`
     to under :data:`CONFIRM_SHARE` of the own selection (it read this block, and there is
     something to narrow); None otherwise. bench.restyle, legacy style (neither corpus changes in
-    the other styles): article-extraction 0.8612 -> 0.8744, wcxb-dev 0.8094 -> 0.8098.
+    the other styles): article-extraction 0.8612 -> 0.8744, wcxb-dev 0.8094 -> 0.8098."""
     kept = [b.own and bool(b.tokens) and (b.votes.get(second, False) or len(b.tokens) >= NARROW_KEEP_TOKENS)
             for b in ballots]
     share = sum(len(b.tokens) for b, k in zip(ballots, kept) if k)
