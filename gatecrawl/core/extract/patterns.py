@@ -374,8 +374,13 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
 
 
 def _link_share(el: lxml.etree._Element) -> float:
+    """Share of ``el``'s visible characters in its links (0.0 when it has none, or no text:
+    then ``el`` itself is not measured, as for most of the vote units)."""
+    links = list(el.iter("a"))
+    if not links:
+        return 0.0
     n = _text_len(el)
-    return sum(_text_len(a) for a in el.iter("a")) / n if n else 0.0
+    return sum(_text_len(a) for a in links) / n if n else 0.0
 
 
 def _looks_like_teaser(item: lxml.etree._Element) -> bool:

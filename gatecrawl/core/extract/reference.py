@@ -68,11 +68,14 @@ def _reference_text(root: lxml.etree._Element) -> str | None:
 
 
 
-def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> list:
+def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS,
+                holds_block: set | None = None) -> list:
     """The text units under ``root`` in document order: leaf blocks (paragraphs, list items,
-    headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
+    headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element.
+    ``holds_block``: ``_holding_blocks(root, 1)`` when the caller has it."""
     units: list = []
-    holds_block = _holding_blocks(root, 1)
+    if holds_block is None:
+        holds_block = _holding_blocks(root, 1)
     stack = [iter(root)]  # iterative walk: a nested function calling itself makes a cycle
     while stack:
         for child in stack[-1]:
@@ -88,11 +91,15 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> l
     return units
 
 
-def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
+def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
     """Wrap runs of loose text (a container's own text, inline children and tails between
     its block children) in ``<p>`` elements, so that every piece of text belongs to a unit
     the candidates can vote on (``wrap_loose_text``). Text-only and inline-only elements are
-    left as they are."""
+    left as they are.
+
+    Returns ``_holding_blocks(root, 1)``, which the wrapping leaves as it is: a new ``<p>``
+    goes into an element holding a block already (so do all its ancestors), and holds only
+    what held no block."""
     holds_block = _holding_blocks(root, 1)
     for el in [e for e in root.iter() if e in holds_block]:
         if el.tag in ("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"):
@@ -137,6 +144,7 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
                     el.text = (el.text or "") + child
             else:
                 el.append(child)
+    return holds_block
 
 
 def _make_run(text: str, inline: list) -> list:

@@ -254,8 +254,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     vote_units: list = []
     vote_body = body
     if vote:
-        _wrap_loose_text(body, fired)
-        body_units = _leaf_units(body, _VOTE_UNITS)
+        holds_block = _wrap_loose_text(body, fired)
+        body_units = _leaf_units(body, _VOTE_UNITS, holds_block)
         for i, u in enumerate(body_units):
             u.set(UNIT_ATTR, str(i))
         vote_body = copy.deepcopy(body)
