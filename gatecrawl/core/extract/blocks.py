@@ -9,7 +9,7 @@ import re
 import lxml.etree
 
 from gatecrawl.core.agreement import _shingles
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_match, _attrs, _drop, _holding_blocks,
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_matcher, _attrs, _drop, _holding_blocks,
     _TOKEN_RX, _is_el, _rx, _squash, _text_len)
 from gatecrawl.core.page import _iter_text
 
@@ -76,7 +76,8 @@ _POPOVER_RX = _rx(
     r"(?:rollover|hover|popup|tooltip)[\w-]*?[-_](?:block|card|content|box|panel|body|inner)")
 
 
-#: class substrings (case-sensitive) one of which every class :data:`_POPOVER_RX` matches holds
+_popover_attrs = _attr_matcher(_POPOVER_RX)
+#: class substrings (case-sensitive) that make an element a popover candidate
 _POPOVER_HINT = re.compile("over|card|tip|popup|Over|Card")
 
 
@@ -98,7 +99,7 @@ def _drop_popovers(root: lxml.etree._Element, fired: set[str]) -> None:
     """``exclude_popover``: hover cards and tooltips embedded in running text (a person's
     photo, name and latest headlines shown on mouse-over) are not part of the sentence."""
     for el in _popover_candidates(root):
-        if el is root or el.getparent() is None or not _attr_match(_POPOVER_RX, _attrs(el)):
+        if el is root or el.getparent() is None or not _popover_attrs(_attrs(el)):
             continue
         if not any(True for a in el.iterancestors("p", "li", "td", "dd")):
             continue
@@ -108,6 +109,7 @@ def _drop_popovers(root: lxml.etree._Element, fired: set[str]) -> None:
 
 _BIO_CLASS_RX = _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|"
                     r"contributor-?bio|author-?desc|(?:^|[\s_-])bio(?:$|[\s_-])|__bio")
+_bio_attrs = _attr_matcher(_BIO_CLASS_RX)
 _BIO_TEXT_RX = _rx(r"\b(?:is|was|has|have|joined|covers|writes|reports|am|are|lives)\b")
 
 
@@ -117,7 +119,7 @@ def _drop_author_bios(root: lxml.etree._Element, protected: dict, fired: set[str
     goes even when byline classes inside it would protect it; short name/date bylines (no
     verb) stay."""
     for el in list(_ATTR_CANDIDATES(root)):
-        if el is root or el.getparent() is None or not _attr_match(_BIO_CLASS_RX, _attrs(el)):
+        if el is root or el.getparent() is None or not _bio_attrs(_attrs(el)):
             continue
         if el.tag in ("h1", "time") or any(True for _ in el.iter("h1", "time")):
             continue
@@ -306,6 +308,7 @@ def _drop_from(root: lxml.etree._Element, el: lxml.etree._Element) -> None:
 _VIDEO_CLASS_RX = _rx(r"(?:^|[\s_-])(?:video|videos|video-?player|video-?container|video-?wrap\w*|"
                       r"video-?embed|video-?teaser|video-?promo|featured-?video|jw-?player|"
                       r"brightcove\w*|vjs\w*)(?:$|[\s_-])")
+_video_attrs = _attr_matcher(_VIDEO_CLASS_RX)
 _COMMENT_POLICY_RX = _rx(
     r"comment(?:ing)? (?:policy|guidelines|rules)|comments? (?:are|is|will be) (?:moderated|reviewed|"
     r"pre-?moderated|closed)|we (?:reserve the right to|may) (?:remove|delete|edit) (?:any )?comments"
@@ -347,7 +350,7 @@ def _drop_media_and_policy(root: lxml.etree._Element, protected: dict, fired: se
     title and teaser text; its caption is the video's promotion, not an image caption.
     ``exclude_comments`` (text form): short comment-policy notices."""
     for el in _video_candidates(root):
-        if el is root or el.getparent() is None or not _attr_match(_VIDEO_CLASS_RX, _attrs(el)):
+        if el is root or el.getparent() is None or not _video_attrs(_attrs(el)):
             continue
         if el.tag in ("p", "h1") or any(True for _ in el.iter("h1")):
             continue

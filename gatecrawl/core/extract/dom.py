@@ -171,10 +171,14 @@ def collapsed_menu_chars(root: lxml.etree._Element) -> int:
     return n
 
 
-@functools.lru_cache(maxsize=16384)
-def _attr_match(rx: re.Pattern, a: str) -> bool:
-    """``rx.search(a)``, cached (class/id strings repeat many times on a page)."""
-    return rx.search(a) is not None
+def _attr_matcher(rx: re.Pattern):
+    """``a -> rx.search(a) is not None``, cached per string ``a`` (class/id strings repeat many
+    times on a page). One cache per pattern: a cache keyed by ``(rx, a)`` hashed the pattern
+    at every call, and a pattern's hash covers its whole compiled code."""
+    @functools.lru_cache(maxsize=16384)
+    def match(a: str) -> bool:
+        return rx.search(a) is not None
+    return match
 
 
 def _css_path(el: lxml.etree._Element) -> str:

@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_attr_match, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
+from gatecrawl.core.extract.dom import (_attr_matcher, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
     _text_len, collapsed_menu_chars)
 
 
@@ -221,6 +221,7 @@ _RULE_CANDIDATES = _rule_candidates
 
 #: the class/id words of a thread's post (a question, an answer, a message)
 _THREAD_POST_RX = _rx(r"(?:^|[\s_-])(?:answer|question|post|message)(?:$|[\s_-])")
+_thread_post_attrs = _attr_matcher(_THREAD_POST_RX)
 
 
 def _under_post(el, root) -> bool:
@@ -231,7 +232,7 @@ def _under_post(el, root) -> bool:
         if a is root:
             return False
         attrs = _attrs(a)
-        if attrs and _attr_match(_THREAD_POST_RX, attrs) and "comment" not in attrs.lower():
+        if attrs and _thread_post_attrs(attrs) and "comment" not in attrs.lower():
             return True
     return False
 

@@ -9,12 +9,14 @@ import logging
 import lxml.etree
 import lxml.html
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_match, _attrs,
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_matcher, _attrs,
     _drop, _holding_blocks, _is_el, _rx, _squash, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
 from gatecrawl.core.agreement import _shingles
 
 
+#: an element whose class/id string names an embedded post (see ``patterns._EMBED_RX``)
+_embed_attrs = _attr_matcher(_EMBED_RX)
 _CREDIT_ONLY_RX = _rx(r"credit")
 _CAPTION_WORD_RX = _rx(r"caption")
 _LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
@@ -295,7 +297,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     if first_heading is not None:
         shield.append(first_heading)
     shield.extend(root.iter("h1", "blockquote"))
-    shield.extend(el for el in _ATTR_CANDIDATES(root) if _attr_match(_EMBED_RX, _attrs(el)))
+    shield.extend(el for el in _ATTR_CANDIDATES(root) if _embed_attrs(_attrs(el)))
     covered: set = set()  # inside a shielded element
     holds: set = set()  # holds a shielded element
     for el in shield:
