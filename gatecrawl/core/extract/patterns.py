@@ -289,7 +289,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         return None
 
     for el in candidates:
-        if el is root or not _is_el(el) or el.getparent() is None:
+        if el is root or el.getparent() is None:  # (candidates are elements)
             continue
         if el in protected or el.tag in _STRUCTURAL_KEEP:
             continue
@@ -385,11 +385,11 @@ def _link_share(el: lxml.etree._Element) -> float:
 
 
 def _looks_like_teaser(item: lxml.etree._Element) -> bool:
-    n = _text_len(item)
-    if n == 0 or n > 600:
-        return False
     links = [a for a in item.iter("a") if a.get("href")]
     if not links:
+        return False  # (looked at first: an item without links is not measured)
+    n = _text_len(item)
+    if n == 0 or n > 600:
         return False
     headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
                  if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
@@ -414,10 +414,26 @@ def _drop_teaser_lists(root, total, protected, fired) -> None:
         if el.getparent() is None or el not in at_most_half:
             continue
         items = [c for c in el if _is_el(c)]
-        teasers = sum(1 for c in items if _looks_like_teaser(c))
-        if teasers >= 3 and teasers >= 0.6 * len(items):
+        if _mostly_teasers(items):
             _drop(el)
             fired.add("exclude_related")
+
+
+def _mostly_teasers(items: list) -> bool:
+    """At least 3 of ``items``, and at least 60% of them, look like teasers. The items are
+    looked at in order until the answer is known (the test is pure)."""
+    need = max(3, 0.6 * len(items))
+    teasers = 0
+    left = len(items)
+    for c in items:
+        if teasers + left < need:
+            return False
+        left -= 1
+        if _looks_like_teaser(c):
+            teasers += 1
+            if teasers >= need:
+                return True
+    return False
 
 
 #: class/id words of a product page's reviews block (and ``itemprop="review"``)

@@ -81,9 +81,10 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS,
     stack = [iter(root)]  # iterative walk: a nested function calling itself makes a cycle
     while stack:
         for child in stack[-1]:
-            if not _is_el(child):
+            tag = child.tag
+            if tag.__class__ is not str:  # (``_is_el``, inlined: lxml's tags are exact str)
                 continue
-            if child.tag in atomic or child not in holds_block:
+            if tag in atomic or child not in holds_block:
                 units.append(child)
             else:
                 stack.append(iter(child))
