@@ -272,9 +272,10 @@ def _drop_press_boilerplate(root: lxml.etree._Element, protected: dict, fired: s
         if any(True for _ in el.iterancestors("blockquote", "li", "table")):
             before += len(t)
             continue
-        trigger = (len(t) <= 80 and _ABOUT_HEADING_RX.match(t)) or (
-            el.tag in ("p", "div") and _COMPANY_PARA_RX.match(t))
-        if trigger and seen_paras >= 3 and before >= 0.65 * total and el not in protected:
+        # (the trigger's patterns only once three paragraphs and 65% of the text lie before)
+        if seen_paras >= 3 and before >= 0.65 * total and (
+                (len(t) <= 80 and _ABOUT_HEADING_RX.match(t))
+                or (el.tag in ("p", "div") and _COMPANY_PARA_RX.match(t))) and el not in protected:
             # what goes is a tail: the text from the trigger to the end (lists and tables
             # included, which the units above do not count) is at most 35% of the selection
             if total - _chars_before(el) > PRESS_TAIL_MAX_SHARE * total:

@@ -185,10 +185,19 @@ def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Elemen
     return chain[best]
 
 
-def _shared_share(root: lxml.etree._Element, ref: str, theirs=None, text: str | None = None) -> float | None:
+def _shared_share(root: lxml.etree._Element, ref: str, theirs=None, text: str | None = None,
+                  cased: set | None = None) -> float | None:
     """Share of ``root``'s 4-token shingles that occur in ``ref`` (``theirs``: the shingles of
-    ``ref``'s lower-cased tokens, ``text``: ``block_text(root)``, when the caller has them)."""
-    ours = _shingle_set(_TOKEN_RX.findall((block_text(root) if text is None else text).lower()))
+    ``ref``'s lower-cased tokens, ``text``: ``block_text(root)``, ``cased``: the shingles of
+    ``text``'s tokens as they are, when the caller has them).
+
+    For an ASCII ``text`` the lower-cased shingles are ``cased``'s, each lower-cased: ASCII
+    lower-casing maps letters to letters one for one, so the tokens are the same and lower-cased
+    (outside ASCII, lower-casing can split a token: ``İ`` becomes ``i`` and a combining dot)."""
+    if text is not None and cased is not None and text.isascii():
+        ours = {s.lower() for s in cased}
+    else:
+        ours = _shingle_set(_TOKEN_RX.findall((block_text(root) if text is None else text).lower()))
     if not ours:
         return None
     if theirs is None:
@@ -251,7 +260,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     heading stays when anything of its section stays, except a standfirst (see the module
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``. ``text_memo``: a dict that receives ``block_text(root)``
-    (as ``"text": (root, text)``) when it was measured and nothing was removed."""
+    and the shingles of its tokens, not lower-cased (as ``"text": (root, text, shingles)``) when
+    they were measured and nothing was removed."""
     if votes is None:
         ref = page_ref() if page_ref is not None else _reference_text(root)
         if not ref:
@@ -261,9 +271,9 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
             return
         ref_sh = _shingle_set(ref_tokens)
         own_text = block_text(root)
-        if text_memo is not None:
-            text_memo["text"] = (root, own_text)  # (taken back below if a unit goes)
         ours_sh = _shingle_set(_TOKEN_RX.findall(own_text))
+        if text_memo is not None:
+            text_memo["text"] = (root, own_text, ours_sh)  # (taken back below if a unit goes)
         common = len(ref_sh & ours_sh)
         subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
         if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):

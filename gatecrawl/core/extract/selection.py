@@ -371,7 +371,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     gone: set = set()  # vote units of the guarded blocks removed
     if shared and guarded:
         _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
-    # block_text of the own selection, measured by the reference pruning: read again for the
+    # block_text of the own selection and its shingles, measured by the reference pruning: read again for the
     # reference share when the selection has not changed since (same root, nothing removed)
     root_text: dict = {}
     if not keep_comments:  # the reference extractor leaves comments out
@@ -441,8 +441,10 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if "trafilatura" in ref_cache:
         ref = ref_cache["trafilatura"]
         measured = root_text.get("text")
+        if not measured or measured[0] is not root:
+            measured = (None, None, None)
         reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref),
-                                        text=measured[1] if measured and measured[0] is root else None)
+                                        text=measured[1], cased=measured[2])
     _drop_repeated_siblings(root, fired, removed)
     if separate_adjacent_items(root):
         fired.add("separate_items")
