@@ -42,12 +42,13 @@ def _drop_inline_teasers(root: lxml.etree._Element, protected: dict, fired: set[
     for el in list(root.iter("p", "div", "h3", "h4", "h5", "h6", "li", "a")):
         if el is root or el.getparent() is None or el in protected:
             continue
-        if el.tag in ("div", "li", "a") and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
-            continue
+        # (the pure tests, the cheapest first)
         if el.tag == "a" and (el.getparent().tag not in _BLOCKS or el.getparent().tag in _HEADINGS_P):
             continue  # only a link standing as a block of its own
         links = [a for a in el.iter("a") if a.get("href")]
         if not links:
+            continue
+        if el.tag in ("div", "li", "a") and any(True for c in el.iterdescendants() if _is_el(c) and c.tag in _BLOCKS):
             continue
         t = _squash(el.text_content())
         if not t or len(t) > 300:

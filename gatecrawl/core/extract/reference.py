@@ -110,13 +110,15 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
         # is there a run of loose text next to a block child?
         loose = bool((el.text or "").strip())
         mixed = False
-        for child in el:
+        for child in el:  # (until the answer is known; an inline child's text only while needed)
+            if mixed and loose:
+                break
             is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
             if is_block:
                 mixed = True
                 if (child.tail or "").strip():
                     loose = True
-            elif _is_el(child) and (child.text_content() or "").strip():
+            elif not loose and _is_el(child) and (child.text_content() or "").strip():
                 loose = True
         if not (mixed and loose):
             continue
