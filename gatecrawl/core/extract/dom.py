@@ -102,8 +102,10 @@ def separate_adjacent_items(root: lxml.etree._Element) -> bool:
         if nxt is None or not _is_el(nxt) or nxt.tag in _IN_WORD or nxt.tag in _BLOCKS:
             continue
         left = el.text_content()
+        if not left or not _WORD_END.search(left):
+            continue  # (the next element's text is not read)
         right = nxt.text_content()
-        if left and right and _WORD_END.search(left) and _WORD_START.search(right):
+        if right and _WORD_START.search(right):
             el.tail = " "
             changed = True
     return changed

@@ -394,8 +394,8 @@ def _looks_like_teaser(item: lxml.etree._Element) -> bool:
     headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
                  if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
     pictured = any(True for a in links if any(True for _ in a.iter("img")))
-    text = item.text_content().rstrip()
-    truncated = text.endswith(("...", "…", "[…]", "[...]")) and bool(links)
+    # (a headed item is a teaser whatever its text ends with: its text is not read)
+    truncated = not headed and item.text_content().rstrip().endswith(("...", "…", "[…]", "[...]"))
     if not (headed or pictured or truncated or any(True for _ in item.iter("time"))):
         return False
     link_chars = sum(_text_len(a) for a in links)

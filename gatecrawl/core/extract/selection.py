@@ -70,10 +70,6 @@ LINKED_SHARE = 0.8
 CHROME_PAGE_MAX_SHARE = 0.5
 
 
-def _is_chrome_el(el) -> bool:
-    return el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES
-
-
 def _in_chrome(unit, memo: dict | None = None, page_chars: int = 0) -> int:
     """1 when the unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``); 2 when
     the chrome element around it holds more than :data:`CHROME_PAGE_MAX_SHARE` of the page's
@@ -82,24 +78,27 @@ def _in_chrome(unit, memo: dict | None = None, page_chars: int = 0) -> int:
     block) is not chrome. ``memo`` (one tree, not changed while it is used) keeps each
     element's answer: the units of a page share ancestors."""
     memo = {} if memo is None else memo
-    path = []  # elements from the unit up that neither end the walk nor are chrome
+    path = []  # (element, chrome by markup) from the unit up, for those that do not end the walk
     top = 0
     el = unit
     while el is not None:
         if el in memo:
             top = memo[el]
             break
-        if el.tag in ("article", "main") or (el.get("role") or "").strip() == "main":
+        tag = el.tag
+        role = (el.get("role") or "").strip()
+        if tag in ("article", "main") or role == "main":
             memo[el] = top = 0
             break
-        if _is_chrome_el(el) and not (page_chars and _text_len(el) > CHROME_PAGE_MAX_SHARE * page_chars):
+        chrome = tag in _CHROME_TAGS or role in _CHROME_ROLES  # page chrome by markup
+        if chrome and not (page_chars and _text_len(el) > CHROME_PAGE_MAX_SHARE * page_chars):
             memo[el] = top = 1
             break
-        path.append(el)
+        path.append((el, chrome))
         el = el.getparent()
     state = top
-    for el in reversed(path):  # from the top down: below a page-holding chrome element, 2
-        if state != 1 and _is_chrome_el(el):
+    for el, chrome in reversed(path):  # from the top down: below a page-holding chrome element, 2
+        if state != 1 and chrome:
             state = 2
         memo[el] = state
     return memo[unit] if path else top
