@@ -78,6 +78,8 @@ _POPOVER_RX = _rx(
 
 
 _popover_attrs = _attr_matcher(_POPOVER_RX)
+
+
 #: class substrings (case-sensitive) that make an element a popover candidate
 _POPOVER_HINT = re.compile("over|card|tip|popup|Over|Card")
 
@@ -85,8 +87,8 @@ _POPOVER_HINT = re.compile("over|card|tip|popup|Over|Card")
 def _popover_candidates(root: lxml.etree._Element) -> list:
     """The descendants of ``root`` whose class holds one of :data:`_POPOVER_HINT`'s substrings,
     in document order (the XPath ``.//*[contains(@class, 'over') or ...]``: a Python walk
-    gives the same list in about a fifth of the time, the XPath converting the attribute
-    to a string for each ``contains()``)."""
+    gives the same list in under half the time, the XPath converting the attribute to a
+    string for each ``contains()``)."""
     out = []
     hint = _POPOVER_HINT.search
     for el in root.iterdescendants(lxml.etree.Element):
@@ -326,7 +328,7 @@ def _video_candidates(root: lxml.etree._Element) -> list:
     """The descendants of ``root`` whose class holds one of :data:`_VIDEO_CLASS_HINT`'s
     substrings or whose id holds ``ideo``, in document order (the XPath
     ``.//*[contains(@class, 'ideo') or ... or contains(@id, 'ideo')]``, as a Python walk:
-    the same list in about a fifth of the time)."""
+    the same list in under half the time)."""
     out = []
     hint = _VIDEO_CLASS_HINT.search
     for el in root.iterdescendants(lxml.etree.Element):
