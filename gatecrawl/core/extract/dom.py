@@ -102,8 +102,10 @@ def separate_adjacent_items(root: lxml.etree._Element) -> bool:
         if nxt is None or not _is_el(nxt) or nxt.tag in _IN_WORD or nxt.tag in _BLOCKS:
             continue
         left = el.text_content()
+        if not left or not _WORD_END.search(left):
+            continue  # (the next element's text is not read)
         right = nxt.text_content()
-        if left and right and _WORD_END.search(left) and _WORD_START.search(right):
+        if right and _WORD_START.search(right):
             el.tail = " "
             changed = True
     return changed
@@ -171,10 +173,14 @@ def collapsed_menu_chars(root: lxml.etree._Element) -> int:
     return n
 
 
-@functools.lru_cache(maxsize=16384)
-def _attr_match(rx: re.Pattern, a: str) -> bool:
-    """``rx.search(a)``, cached (class/id strings repeat many times on a page)."""
-    return rx.search(a) is not None
+def _attr_matcher(rx: re.Pattern):
+    """``a -> rx.search(a) is not None``, cached per string ``a`` (class/id strings repeat many
+    times on a page). One cache per pattern: a cache keyed by ``(rx, a)`` hashed the pattern
+    at every call, and a pattern's hash covers its whole compiled code."""
+    @functools.lru_cache(maxsize=16384)
+    def match(a: str) -> bool:
+        return rx.search(a) is not None
+    return match
 
 
 def _css_path(el: lxml.etree._Element) -> str:

@@ -43,11 +43,19 @@ def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = f
     """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
     repeated blocks (a caption or teaser that appears twice is kept once)."""
     seen: set[str] = set()
+    names_caption: dict = {}  # element -> its class/id names a caption (siblings share a parent)
+
+    def caption_named(x) -> bool:
+        v = names_caption.get(x)
+        if v is None:
+            v = names_caption[x] = _keep_kind(_attrs(x)) == "caption"
+        return v
+
     for el in list(root.iter("figcaption", "div", "span", "p")):
-        if el is root or el.getparent() is None:
+        parent = el.getparent()
+        if el is root or parent is None:
             continue
-        captionish = el.tag == "figcaption" or any(
-            _keep_kind(_attrs(x)) == "caption" for x in (el, el.getparent()) if x is not None)
+        captionish = el.tag == "figcaption" or caption_named(el) or caption_named(parent)
         if el.tag != "figcaption" and not captionish:
             if el.tag != "div" or any(True for c in el if _is_el(c) and c.tag in _BLOCKS):
                 continue

@@ -8,7 +8,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_attr_match, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
+from gatecrawl.core.extract.dom import (_attr_matcher, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
     _text_len, collapsed_menu_chars)
 
 
@@ -221,6 +221,7 @@ _RULE_CANDIDATES = _rule_candidates
 
 #: the class/id words of a thread's post (a question, an answer, a message)
 _THREAD_POST_RX = _rx(r"(?:^|[\s_-])(?:answer|question|post|message)(?:$|[\s_-])")
+_thread_post_attrs = _attr_matcher(_THREAD_POST_RX)
 
 
 def _under_post(el, root) -> bool:
@@ -231,7 +232,7 @@ def _under_post(el, root) -> bool:
         if a is root:
             return False
         attrs = _attrs(a)
-        if attrs and _attr_match(_THREAD_POST_RX, attrs) and "comment" not in attrs.lower():
+        if attrs and _thread_post_attrs(attrs) and "comment" not in attrs.lower():
             return True
     return False
 
@@ -288,7 +289,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         return None
 
     for el in candidates:
-        if el is root or not _is_el(el) or el.getparent() is None:
+        if el is root or el.getparent() is None:  # (candidates are elements)
             continue
         if el in protected or el.tag in _STRUCTURAL_KEEP:
             continue
@@ -374,22 +375,27 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
 
 
 def _link_share(el: lxml.etree._Element) -> float:
+    """Share of ``el``'s visible characters in its links (0.0 when it has none, or no text:
+    then ``el`` itself is not measured, as for most of the vote units)."""
+    links = list(el.iter("a"))
+    if not links:
+        return 0.0
     n = _text_len(el)
-    return sum(_text_len(a) for a in el.iter("a")) / n if n else 0.0
+    return sum(_text_len(a) for a in links) / n if n else 0.0
 
 
 def _looks_like_teaser(item: lxml.etree._Element) -> bool:
-    n = _text_len(item)
-    if n == 0 or n > 600:
-        return False
     links = [a for a in item.iter("a") if a.get("href")]
     if not links:
+        return False  # (looked at first: an item without links is not measured)
+    n = _text_len(item)
+    if n == 0 or n > 600:
         return False
     headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
                  if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
     pictured = any(True for a in links if any(True for _ in a.iter("img")))
-    text = item.text_content().rstrip()
-    truncated = text.endswith(("...", "…", "[…]", "[...]")) and bool(links)
+    # (a headed item is a teaser whatever its text ends with: its text is not read)
+    truncated = not headed and item.text_content().rstrip().endswith(("...", "…", "[…]", "[...]"))
     if not (headed or pictured or truncated or any(True for _ in item.iter("time"))):
         return False
     link_chars = sum(_text_len(a) for a in links)
@@ -408,10 +414,26 @@ def _drop_teaser_lists(root, total, protected, fired) -> None:
         if el.getparent() is None or el not in at_most_half:
             continue
         items = [c for c in el if _is_el(c)]
-        teasers = sum(1 for c in items if _looks_like_teaser(c))
-        if teasers >= 3 and teasers >= 0.6 * len(items):
+        if _mostly_teasers(items):
             _drop(el)
             fired.add("exclude_related")
+
+
+def _mostly_teasers(items: list) -> bool:
+    """At least 3 of ``items``, and at least 60% of them, look like teasers. The items are
+    looked at in order until the answer is known (the test is pure)."""
+    need = max(3, 0.6 * len(items))
+    teasers = 0
+    left = len(items)
+    for c in items:
+        if teasers + left < need:
+            return False
+        left -= 1
+        if _looks_like_teaser(c):
+            teasers += 1
+            if teasers >= need:
+                return True
+    return False
 
 
 #: class/id words of a product page's reviews block (and ``itemprop="review"``)

@@ -6,7 +6,7 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import _attr_match, _drop, _is_el, _text_len
+from gatecrawl.core.extract.dom import _attr_matcher, _drop, _is_el, _text_len
 
 
 _NON_CONTENT = (
@@ -29,6 +29,7 @@ _HIDDEN_CLASS = re.compile(
     r"assistive-text|u-visually-hidden|is-visually-hidden|off-screen|"
     r"offscreen|is-hidden|u-hidden|print-only|print-header|visible-print|show-for-print|"
     r"d-print-block|w-condition-invisible)(?:\s|$)", re.I)
+_hidden_class = _attr_matcher(_HIDDEN_CLASS)
 
 
 def _is_hidden(el: lxml.etree._Element) -> bool:
@@ -40,7 +41,7 @@ def _is_hidden(el: lxml.etree._Element) -> bool:
     if style and _HIDDEN_STYLE.search(style):
         return True
     cls = el.get("class")
-    if cls and _attr_match(_HIDDEN_CLASS, cls):
+    if cls and _hidden_class(cls):
         return True
     return False
 
@@ -121,4 +122,4 @@ def _aria_hidden_only(el: lxml.etree._Element) -> bool:
     if (el.get("aria-hidden") or "").strip().lower() != "true" or el.get("hidden") is not None:
         return False
     style, cls = el.get("style"), el.get("class")
-    return not (style and _HIDDEN_STYLE.search(style)) and not (cls and _attr_match(_HIDDEN_CLASS, cls))
+    return not (style and _HIDDEN_STYLE.search(style)) and not (cls and _hidden_class(cls))

@@ -9,12 +9,14 @@ import logging
 import lxml.etree
 import lxml.html
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_match, _attrs,
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_matcher, _attrs,
     _drop, _holding_blocks, _is_el, _rx, _squash, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
 from gatecrawl.core.agreement import _shingles
 
 
+#: an element whose class/id string names an embedded post (see ``patterns._EMBED_RX``)
+_embed_attrs = _attr_matcher(_EMBED_RX)
 _CREDIT_ONLY_RX = _rx(r"credit")
 _CAPTION_WORD_RX = _rx(r"caption")
 _LEAF_UNITS = frozenset(["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "pre",
@@ -68,17 +70,21 @@ def _reference_text(root: lxml.etree._Element) -> str | None:
 
 
 
-def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> list:
+def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS,
+                holds_block: set | None = None) -> list:
     """The text units under ``root`` in document order: leaf blocks (paragraphs, list items,
-    headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element."""
+    headings, tables, code, ...: the ``atomic`` tags) and elements holding no block element.
+    ``holds_block``: ``_holding_blocks(root, 1)`` when the caller has it."""
     units: list = []
-    holds_block = _holding_blocks(root, 1)
+    if holds_block is None:
+        holds_block = _holding_blocks(root, 1)
     stack = [iter(root)]  # iterative walk: a nested function calling itself makes a cycle
     while stack:
         for child in stack[-1]:
-            if not _is_el(child):
+            tag = child.tag
+            if tag.__class__ is not str:  # (``_is_el``, inlined: lxml's tags are exact str)
                 continue
-            if child.tag in atomic or child not in holds_block:
+            if tag in atomic or child not in holds_block:
                 units.append(child)
             else:
                 stack.append(iter(child))
@@ -88,11 +94,15 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS) -> l
     return units
 
 
-def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
+def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
     """Wrap runs of loose text (a container's own text, inline children and tails between
     its block children) in ``<p>`` elements, so that every piece of text belongs to a unit
     the candidates can vote on (``wrap_loose_text``). Text-only and inline-only elements are
-    left as they are."""
+    left as they are.
+
+    Returns ``_holding_blocks(root, 1)``, which the wrapping leaves as it is: a new ``<p>``
+    goes into an element holding a block already (so do all its ancestors), and holds only
+    what held no block."""
     holds_block = _holding_blocks(root, 1)
     for el in [e for e in root.iter() if e in holds_block]:
         if el.tag in ("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"):
@@ -100,13 +110,15 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
         # is there a run of loose text next to a block child?
         loose = bool((el.text or "").strip())
         mixed = False
-        for child in el:
+        for child in el:  # (until the answer is known; an inline child's text only while needed)
+            if mixed and loose:
+                break
             is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
             if is_block:
                 mixed = True
                 if (child.tail or "").strip():
                     loose = True
-            elif _is_el(child) and (child.text_content() or "").strip():
+            elif not loose and _is_el(child) and (child.text_content() or "").strip():
                 loose = True
         if not (mixed and loose):
             continue
@@ -137,6 +149,7 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> None:
                     el.text = (el.text or "") + child
             else:
                 el.append(child)
+    return holds_block
 
 
 def _make_run(text: str, inline: list) -> list:
@@ -174,10 +187,19 @@ def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Elemen
     return chain[best]
 
 
-def _shared_share(root: lxml.etree._Element, ref: str, theirs=None, text: str | None = None) -> float | None:
+def _shared_share(root: lxml.etree._Element, ref: str, theirs=None, text: str | None = None,
+                  cased: set | None = None) -> float | None:
     """Share of ``root``'s 4-token shingles that occur in ``ref`` (``theirs``: the shingles of
-    ``ref``'s lower-cased tokens, ``text``: ``block_text(root)``, when the caller has them)."""
-    ours = _shingle_set(_TOKEN_RX.findall((block_text(root) if text is None else text).lower()))
+    ``ref``'s lower-cased tokens, ``text``: ``block_text(root)``, ``cased``: the shingles of
+    ``text``'s tokens as they are, when the caller has them).
+
+    For an ASCII ``text`` the lower-cased shingles are ``cased``'s, each lower-cased: ASCII
+    lower-casing maps letters to letters one for one, so the tokens are the same and lower-cased
+    (outside ASCII, lower-casing can split a token: ``İ`` becomes ``i`` and a combining dot)."""
+    if text is not None and cased is not None and text.isascii():
+        ours = {s.lower() for s in cased}
+    else:
+        ours = _shingle_set(_TOKEN_RX.findall((block_text(root) if text is None else text).lower()))
     if not ours:
         return None
     if theirs is None:
@@ -240,7 +262,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     heading stays when anything of its section stays, except a standfirst (see the module
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``. ``text_memo``: a dict that receives ``block_text(root)``
-    (as ``"text": (root, text)``) when it was measured and nothing was removed."""
+    and the shingles of its tokens, not lower-cased (as ``"text": (root, text, shingles)``) when
+    they were measured and nothing was removed."""
     if votes is None:
         ref = page_ref() if page_ref is not None else _reference_text(root)
         if not ref:
@@ -250,9 +273,9 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
             return
         ref_sh = _shingle_set(ref_tokens)
         own_text = block_text(root)
-        if text_memo is not None:
-            text_memo["text"] = (root, own_text)  # (taken back below if a unit goes)
         ours_sh = _shingle_set(_TOKEN_RX.findall(own_text))
+        if text_memo is not None:
+            text_memo["text"] = (root, own_text, ours_sh)  # (taken back below if a unit goes)
         common = len(ref_sh & ours_sh)
         subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
         if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
@@ -287,7 +310,7 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     if first_heading is not None:
         shield.append(first_heading)
     shield.extend(root.iter("h1", "blockquote"))
-    shield.extend(el for el in _ATTR_CANDIDATES(root) if _attr_match(_EMBED_RX, _attrs(el)))
+    shield.extend(el for el in _ATTR_CANDIDATES(root) if _embed_attrs(_attrs(el)))
     covered: set = set()  # inside a shielded element
     holds: set = set()  # holds a shielded element
     for el in shield:

@@ -17,7 +17,9 @@ LONG_CELL_CHARS = 200
 
 
 def _long_cell(cell) -> bool:
-    return len(" ".join((cell.text_content() or "").split())) >= LONG_CELL_CHARS
+    text = cell.text_content() or ""
+    # (squashing only shortens: a shorter text is not squashed)
+    return len(text) >= LONG_CELL_CHARS and len(" ".join(text.split())) >= LONG_CELL_CHARS
 
 
 class _Scores:

@@ -70,10 +70,6 @@ LINKED_SHARE = 0.8
 CHROME_PAGE_MAX_SHARE = 0.5
 
 
-def _is_chrome_el(el) -> bool:
-    return el.tag in _CHROME_TAGS or (el.get("role") or "").strip() in _CHROME_ROLES
-
-
 def _in_chrome(unit, memo: dict | None = None, page_chars: int = 0) -> int:
     """1 when the unit is, or lies inside, page chrome by markup (see ``Ballot.chrome``); 2 when
     the chrome element around it holds more than :data:`CHROME_PAGE_MAX_SHARE` of the page's
@@ -82,24 +78,27 @@ def _in_chrome(unit, memo: dict | None = None, page_chars: int = 0) -> int:
     block) is not chrome. ``memo`` (one tree, not changed while it is used) keeps each
     element's answer: the units of a page share ancestors."""
     memo = {} if memo is None else memo
-    path = []  # elements from the unit up that neither end the walk nor are chrome
+    path = []  # (element, chrome by markup) from the unit up, for those that do not end the walk
     top = 0
     el = unit
     while el is not None:
         if el in memo:
             top = memo[el]
             break
-        if el.tag in ("article", "main") or (el.get("role") or "").strip() == "main":
+        tag = el.tag
+        role = (el.get("role") or "").strip()
+        if tag in ("article", "main") or role == "main":
             memo[el] = top = 0
             break
-        if _is_chrome_el(el) and not (page_chars and _text_len(el) > CHROME_PAGE_MAX_SHARE * page_chars):
+        chrome = tag in _CHROME_TAGS or role in _CHROME_ROLES  # page chrome by markup
+        if chrome and not (page_chars and _text_len(el) > CHROME_PAGE_MAX_SHARE * page_chars):
             memo[el] = top = 1
             break
-        path.append(el)
+        path.append((el, chrome))
         el = el.getparent()
     state = top
-    for el in reversed(path):  # from the top down: below a page-holding chrome element, 2
-        if state != 1 and _is_chrome_el(el):
+    for el, chrome in reversed(path):  # from the top down: below a page-holding chrome element, 2
+        if state != 1 and chrome:
             state = 2
         memo[el] = state
     return memo[unit] if path else top
@@ -254,8 +253,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     vote_units: list = []
     vote_body = body
     if vote:
-        _wrap_loose_text(body, fired)
-        body_units = _leaf_units(body, _VOTE_UNITS)
+        holds_block = _wrap_loose_text(body, fired)
+        body_units = _leaf_units(body, _VOTE_UNITS, holds_block)
         for i, u in enumerate(body_units):
             u.set(UNIT_ATTR, str(i))
         vote_body = copy.deepcopy(body)
@@ -371,7 +370,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     gone: set = set()  # vote units of the guarded blocks removed
     if shared and guarded:
         _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
-    # block_text of the own selection, measured by the reference pruning: read again for the
+    # block_text of the own selection and its shingles, measured by the reference pruning: read again for the
     # reference share when the selection has not changed since (same root, nothing removed)
     root_text: dict = {}
     if not keep_comments:  # the reference extractor leaves comments out
@@ -441,8 +440,10 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     if "trafilatura" in ref_cache:
         ref = ref_cache["trafilatura"]
         measured = root_text.get("text")
+        if not measured or measured[0] is not root:
+            measured = (None, None, None)
         reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref),
-                                        text=measured[1] if measured and measured[0] is root else None)
+                                        text=measured[1], cased=measured[2])
     _drop_repeated_siblings(root, fired, removed)
     if separate_adjacent_items(root):
         fired.add("separate_items")
