@@ -30,25 +30,29 @@ class _Scores:
         # stable while referenced).
         self.order: list[lxml.etree._Element] = []
         self.score: dict[int, float] = {}
-        self.text: dict[int, int] = {}
         self.positive_total = 0.0
         self._compute(body)
 
     def _compute(self, body: lxml.etree._Element) -> None:
         # Attribute text to nearest block ancestor: iterative walk with explicit stack. (The
         # names the walk reads are bound locally: this runs for every element and every text
-        # of the page; ``tally`` is the text measure of one text or tail.)
+        # of the page; ``tally`` is the text measure of one text or tail.) An element is known
+        # by its position in ``order`` (document order) while the walk runs: lists indexed by
+        # position, where dicts keyed by ``id`` cost a hash at every access.
         blocks = _BLOCKS
         sentences = _SENTENCE.findall
+        # (keyed by the block element's position)
         block_plain: dict[int, int] = {}
         block_link: dict[int, int] = {}
         block_sent: dict[int, int] = {}
-        block_el: dict[int, lxml.etree._Element] = {}
-        parent_of: dict[int, int | None] = {}
+        block_pos: list[int] = []  # the block elements' positions, in document order
         order: list[lxml.etree._Element] = []
         add_order = order.append
-        depths: list[int] = []  # each element's depth below ``body`` (``order``'s positions)
+        depths: list[int] = []  # each element's depth below ``body``
         add_depth = depths.append
+        parents: list[int] = []  # each element's parent's position (-1 for ``body``)
+        add_parent = parents.append
+        add_block = block_pos.append
 
         def tally(text: str, blk: int, in_link: bool) -> None:
             n = len(" ".join(text.split()))  # (``_squash``)
@@ -63,21 +67,23 @@ class _Scores:
         # set as text and <br> in a cell) is not one block with the menu and the sidebar beside it.
         long_cells = [c for c in body.iter("td", "th") if _long_cell(c)]  # (alive: their ids are keys)
         cells = {id(c) for c in long_cells}
-        # stack entries: (element, nearest block id, inside link, depth)
-        stack = [(body, None, False, 0)]
+        # stack entries: (element, nearest block's position (-1: none yet), inside link, depth,
+        # parent's position)
+        stack = [(body, -1, False, 0, -1)]
         pop = stack.pop
         push = stack.append
         while stack:
-            el, blk, in_link, depth = pop()
-            key = id(el)
+            el, blk, in_link, depth, parent = pop()
+            pos = len(order)
             add_order(el)
             add_depth(depth)
+            add_parent(parent)
             tag = el.tag
             if tag.__class__ is not str:  # a comment or processing instruction
                 tag = ""
-            if blk is None or tag in blocks or key in cells:
-                blk = key
-                block_el[key] = el
+            if blk < 0 or tag in blocks or (cells and id(el) in cells):
+                blk = pos
+                add_block(pos)
             if tag == "a":
                 in_link = True
             # (from here ``blk`` and ``in_link`` are this element's: its text and its
@@ -85,41 +91,32 @@ class _Scores:
             if el.text:
                 tally(el.text, blk, in_link)
             for child in reversed(el):
-                parent_of[id(child)] = key
-                push((child, blk, in_link, depth + 1))
+                push((child, blk, in_link, depth + 1, pos))
                 if child.tail:  # a child's tail belongs to this element's block
                     tally(child.tail, blk, in_link)
         # block values
-        value: dict[int, float] = {}
-        for key in block_el:
-            plain = block_plain.get(key, 0)
-            link = block_link.get(key, 0)
+        n = len(order)
+        value: list = [0.0] * n
+        for b in block_pos:
+            plain = block_plain.get(b, 0)
+            link = block_link.get(b, 0)
             if plain + link == 0:
                 continue
-            v = plain - 2 * max(0, link - plain) - _BLOCK_COST + 10 * min(block_sent.get(key, 0), 5)
-            value[key] = v
+            v = plain - 2 * max(0, link - plain) - _BLOCK_COST + 10 * min(block_sent.get(b, 0), 5)
+            value[b] = v
             if v > 0:
                 self.positive_total += v
         # propagate sums upward (reverse document order = children before parents)
-        score: dict[int, float] = {}
-        text_of: dict[int, int] = {}
-        score_get, text_get, value_get = score.get, text_of.get, value.get
-        plain_get, link_get, parent_get = block_plain.get, block_link.get, parent_of.get
-        for el in reversed(order):
-            key = id(el)
-            s = score_get(key, 0.0) + value_get(key, 0.0)
-            t = text_get(key, 0) + plain_get(key, 0) + link_get(key, 0)
-            score[key] = s
-            text_of[key] = t
-            pk = parent_get(key)
-            if pk is not None:
-                score[pk] = score_get(pk, 0.0) + s
-                text_of[pk] = text_get(pk, 0) + t
-        self.score = score
-        self.text = text_of
+        score = [0.0] * n
+        for i in range(n - 1, -1, -1):
+            s = score[i] + value[i]
+            score[i] = s
+            p = parents[i]
+            if p >= 0:
+                score[p] += s
+        self.score = dict(zip(map(id, order), score))
         self.order = order
         self.depths = depths
-        self.block_el = block_el
         self.root = body
         self.long_cells = long_cells
 
