@@ -71,6 +71,26 @@ def test_the_second_candidate_is_only_asked_when_the_first_adds_something():
     assert asked == ["trafilatura"]
 
 
+def test_the_markup_measures_are_only_asked_past_the_first_opinion():
+    """``describe`` (the units' chrome and link measures) runs only when the first opinion has
+    not settled the vote, and before the measures are read: a chrome unit stays out of widening."""
+    described = []
+
+    def describe(bs):
+        described.append(len(bs))
+        bs[2].chrome = True
+
+    decide(ballots([(A, True, True), (B, False, False)]), lambda name: A, describe=describe)
+    assert described == []
+    spec = [(A, True, True), (B, False, False), (C, False, False)]
+    texts = {"trafilatura": " ".join((A, B, C)), "readability": " ".join((A, B, C))}
+    res = decide(ballots(spec), lambda name: texts[name], describe=describe)
+    assert described == [3]
+    assert res.mode == "own_widened" and set(res.keep) == {0, 1, 2}  # (both others keep it: chrome or not)
+    res = decide(ballots(spec), lambda name: texts[name] if name == "trafilatura" else "", describe=describe)
+    assert res.mode == "own_widened" and set(res.keep) == {0, 1}  # the lead alone adds no chrome
+
+
 def test_an_outvote_the_page_units_cannot_realise_leaves_the_own_selection():
     # Both others agree on a long text (D) that no unit of the page holds (it sits in markup
     # the units do not cover); the units they keep hold a fraction of it. Replacing the own

@@ -134,6 +134,7 @@ def test_select_main_marks_link_only_units(monkeypatch):
     real = selection.decide
 
     def spy(ballots, texts, **kw):
+        kw["describe"](ballots)  # (the markup measures, which decide asks for past the first opinion)
         for b in ballots:
             seen[" ".join(b.tokens[:2])] = b.linked
         return real(ballots, texts, **kw)

@@ -238,12 +238,16 @@ def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str, *,
             for b, o in zip(ballots, others)]
 
 
-def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementResult:
+def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None) -> AgreementResult:
     """Vote on the units. ``texts(name)`` returns a candidate's text; the second candidate
     is only asked when the first keeps text the own selection does not. On a ``thread`` (a
     forum page, whose posts are its content) the lead widens the selection alone whenever
     it confirms it: the second opinion (Readability) keeps one post by design, so its
-    leaving the other posts out is no vote against them."""
+    leaving the other posts out is no vote against them.
+
+    ``describe(ballots)``, when given, sets the ballots' markup measures (``chrome``,
+    ``page_chrome``, ``linked``) before they are first read: only past the first opinion,
+    which settles most pages (each measure walks the page around a unit or its links)."""
     own_tokens = sum(len(b.tokens) for b in ballots if b.own)
     cands = []
     for name in CANDIDATES:
@@ -260,6 +264,8 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False) -> AgreementRe
             if extra < max(ADD_MIN_TOKENS, ADD_MIN_SHARE * own_tokens) and (
                     c.tokens < CANDIDATE_MIN_TOKENS or confirmed >= OUTVOTED_MAX_SHARE * own_tokens):
                 return AgreementResult(keep=None, mode="own_agrees", candidates=_info(cands, ballots, own_tokens))
+    if describe is not None:
+        describe(ballots)
     info = _info(cands, ballots, own_tokens)
     speaking = [c for c in cands if c.tokens >= CANDIDATE_MIN_TOKENS]
     if not speaking:

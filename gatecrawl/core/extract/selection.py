@@ -380,16 +380,24 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                             text_memo=root_text)
     if units:
         own_idx = _unit_indexes(root)
-        chrome: dict = {}
-        states = [_in_chrome(u, chrome, page_chars) for u in units]
-        links = [_link_share(u) for u in units]
-        # inside a page-holding chrome element, a unit that is mostly link text is never taken
-        # for the page (the menu the page was nested in)
         ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
-                          in_region=i in region, chrome=st != 0,
-                          page_chrome=st == 2 and ls < 0.5, linked=ls >= LINKED_SHARE)
-                   for i, (u, st, ls) in enumerate(zip(units, states, links))]
-        res = decide(ballots, page_text, thread=comments_are_content)
+                          in_region=i in region)
+                   for i, u in enumerate(units)]
+
+        def describe(ballots: list) -> None:
+            """The units' markup measures, asked by the vote once the first opinion has not
+            settled it (see ``decide``)."""
+            chrome: dict = {}
+            for b, u in zip(ballots, units):
+                st = _in_chrome(u, chrome, page_chars)
+                ls = _link_share(u)
+                b.chrome = st != 0
+                # inside a page-holding chrome element, a unit that is mostly link text is never
+                # taken for the page (the menu the page was nested in)
+                b.page_chrome = st == 2 and ls < 0.5
+                b.linked = ls >= LINKED_SHARE
+
+        res = decide(ballots, page_text, thread=comments_are_content, describe=describe)
         agreement_info = res.to_dict()
         if res.rule is not None:  # a named rule of the vote (``rules.py``)
             fired.add(res.rule)
