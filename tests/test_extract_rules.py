@@ -262,4 +262,5 @@ def test_protected_blocks_collects_the_rule_candidates_of_its_walk():
     got: list = []
     _protected_blocks(body, set(), got)
     assert got == _rule_candidates(body)
-    assert [el.tag for el in got] == ["div", "nav", "p", "section", "menu", "aside", "footer"]
+    assert [el.tag for el, _a in got] == ["div", "nav", "p", "section", "menu", "aside", "footer"]
+    assert [a for _el, a in got] == ["byline", "", "x", "", "", "", ""]

@@ -219,7 +219,8 @@ _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "t
 def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None) -> dict:
     """Captions and bylines (keep rules). Returns the protected elements, each mapped to
     its kind (``"caption"`` or ``"byline"``), in document order. ``rule_candidates``: a list
-    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass)."""
+    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass), with
+    the class/id strings this walk builds."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     for el in root.iter("figcaption", "caption"):
         protected[el] = "caption"
@@ -232,11 +233,12 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
         cls, ident = get("class"), get("id")
         if cls is None and ident is None:
             if collect is not None and (get("role") is not None or el.tag in rule_tags):
-                collect(el)
+                collect((el, ""))
             continue
+        a = f"{cls or ''} {ident or ''}".strip()  # (``_attrs``)
         if collect is not None:
-            collect(el)
-        kind = keep_kind(f"{cls or ''} {ident or ''}".strip())  # (``_attrs``)
+            collect((el, a))
+        kind = keep_kind(a)
         if kind is None:
             continue
         if kind == "caption" and _text_len(el) < 600:
@@ -255,18 +257,16 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
 def _rule_candidates(root: lxml.etree._Element) -> list:
     """The elements below ``root`` a pattern rule can name, in document order: a class, an id
     or a role, or a nav/aside/footer/menu tag (the XPath ``.//*[@class or @id or @role or
-    self::nav or ...]``, as one loop: faster than building the XPath node set)."""
+    self::nav or ...]``, as one loop: faster than building the XPath node set); each as
+    ``(element, _attrs(element))``."""
     out = []
     append = out.append
     tags = _TAG_RULES
     for el in root.iterdescendants(lxml.etree.Element):
         get = el.get
         if get("class") is not None or get("id") is not None or get("role") is not None or el.tag in tags:
-            append(el)
+            append((el, _attrs(el)))
     return out
-
-
-_RULE_CANDIDATES = _rule_candidates
 
 
 #: the class/id words of a thread's post (a question, an answer, a message)
@@ -338,23 +338,22 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             return "size"  # a page-level wrapper carrying a boilerplate-looking word
         return None
 
-    for el in candidates:
+    for el, a in candidates:
         if el is root or el.getparent() is None:  # (candidates are elements)
             continue
         if el in protected or el.tag in _STRUCTURAL_KEEP:
             continue
         anc = el.getparent()
         rule = _TAG_RULES.get(el.tag)
-        role = (el.get("role") or "").strip().lower()
+        role = el.get("role")
+        role = role.strip().lower() if role else ""
         if rule is None and role in _ROLE_RULES and not (
                 role in _DIALOG_ROLES and (el.get("aria-modal") or "").strip().lower() == "false"):
             # a dialog the page declares non-modal (aria-modal="false": a drawer or sheet in
             # the page, such as a product's details panel) is no overlay: class rules decide
             rule = _ROLE_RULES[role]
-        if rule is None:
-            a = _attrs(el)
-            if a:
-                rule = _classify_attrs(a)
+        if rule is None and a:
+            rule = _classify_attrs(a)
         if rule is None or anc is None:
             continue
         why = _kept_by(el, rule)
