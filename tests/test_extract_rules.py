@@ -264,3 +264,19 @@ def test_protected_blocks_collects_the_rule_candidates_of_its_walk():
     assert got == _rule_candidates(body)
     assert [el.tag for el, _a in got] == ["div", "nav", "p", "section", "menu", "aside", "footer"]
     assert [a for _el, a in got] == ["byline", "", "x", "", "", "", ""]
+
+
+def test_the_any_rule_prefilter_matches_where_a_rule_does():
+    """``_classify_word`` asks two alternations (the rules' bounded words, their other
+    alternatives) before the rules one by one: between them they match exactly the words some
+    rule's pattern matches."""
+    from gatecrawl.core.extract.dom import _alternatives
+    from gatecrawl.core.extract.patterns import _ANY_BOUNDED_LRX, _ANY_LOOSE_LRX, _PATTERN_LRULES
+
+    assert _alternatives(r"a|(?:b|c)|[|\]]|\|d") == ["a", "(?:b|c)", r"[|\]]", r"\|d"]
+    words = ["ad", "ads-top", "header", "my_ad", "load", "nav", "canvas", "sidebar", "rail", "trail", "x-rail",
+             "footer", "site-footer", "signature", "signatures", "tags", "tagline", "sign-up", "advertorial",
+             "promo_box", "share", "user-stats", "breadcrumb", "article", "author-bio", "menu-item", "comment"]
+    for w in words:
+        any_rule = any(rx.search(w) for _name, rx in _PATTERN_LRULES)
+        assert bool(_ANY_BOUNDED_LRX.search(w) or _ANY_LOOSE_LRX.search(w)) == any_rule, w

@@ -24,6 +24,31 @@ def _rx(words: str) -> re.Pattern:
     return re.compile(words, re.I)
 
 
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of ``pattern`` (split at each ``|`` outside groups and
+    character classes)."""
+    out, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
 def _squash(text: str) -> str:
     """Whitespace runs collapsed to one space, ends stripped (``re.sub(r"\\s+", " ", t).strip()``:
     ``str.split`` and the ``\\s`` class agree on every code point, and this is faster)."""

@@ -8,8 +8,8 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_attr_matcher, _attrs, _drop, _is_el, _rx, _short_lengths, _squash,
-    _text_len, collapsed_menu_chars)
+from gatecrawl.core.extract.dom import (_alternatives, _attr_matcher, _attrs, _drop, _is_el, _rx, _short_lengths,
+    _squash, _text_len, collapsed_menu_chars)
 
 
 # (rule name, pattern on "class id" attributes). Order matters only for naming when
@@ -71,31 +71,6 @@ _SEMANTIC_SCHEMA = _rx(r"articlebody|(?:^|\s)text(?:$|\s)")
 
 # Embedded posts (tweets, Instagram, ...) are content even inside "social" wrappers.
 _EMBED_RX = _rx(r"embed|twitter-tweet|instagram-media|tiktok-embed")
-
-
-def _alternatives(pattern: str) -> list[str]:
-    """The top-level alternatives of ``pattern`` (split at each ``|`` outside groups and
-    character classes)."""
-    out, depth, start, i, in_class = [], 0, 0, 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append(pattern[start:i])
-            start = i + 1
-        i += 1
-    out.append(pattern[start:])
-    return out
 
 
 #: the word boundaries of the class-word patterns: start or a blank, ``_`` or ``-`` on each side
