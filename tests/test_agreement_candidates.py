@@ -3,8 +3,8 @@
 import lxml.html
 import pytest
 
-from gatecrawl.core import agreement
-from gatecrawl.core.agreement import candidate_text
+from gatecrawl.core import candidates as agreement
+from gatecrawl.core.candidates import candidate_text
 from gatecrawl.core.htmlparse import parse_html
 
 PROSE = " ".join(f"Sentence {i} of the report says something plain about the harbour works." for i in range(40))

@@ -19,19 +19,17 @@ This module has no Scrapy imports and no state; the same page gives the same dec
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import dataclasses
 import functools
-import logging
 import re
 from dataclasses import dataclass, field
 
 import lxml.etree
 import lxml.html
 
-__all__ = ["Ballot", "AgreementResult", "CANDIDATES", "candidate_text", "decide", "text_shingles", "unvoted_tail",
-           "UNIT_ATTR"]
+from gatecrawl.core.candidates import CANDIDATES
+
+__all__ = ["Ballot", "AgreementResult", "decide", "text_shingles", "unvoted_tail", "UNIT_ATTR"]
 
 UNIT_ATTR = "data-gc-unit"
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
@@ -85,23 +83,6 @@ NARROW_KEEP_TOKENS = 40
 LINK_RUN_MIN = 3
 
 
-class _Quiet(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        msg = record.getMessage()
-        return "discarding data" not in msg and "readability_lxml failed" not in msg
-
-
-_QUIET = _Quiet()
-
-
-def _quiet_logs() -> None:
-    for name in ("trafilatura.core", "trafilatura.external", "trafilatura.main_extractor",
-                 "trafilatura.readability_lxml", "trafilatura.htmlprocessing", "trafilatura.utils"):
-        lg = logging.getLogger(name)
-        if _QUIET not in lg.filters:
-            lg.addFilter(_QUIET)
-
-
 def _tokens(text: str) -> list[str]:
     return _TOKEN_RX.findall(text.lower())
 
@@ -145,52 +126,6 @@ def _text_candidate_of(name: str, text: str) -> _TextCandidate:
 def text_shingles(name: str, text: str | None) -> frozenset:
     """The set of 4-token shingles of a candidate's lower-cased text (the vote's, shared)."""
     return _text_candidate(name, text).shingles
-
-
-CANDIDATES = ("trafilatura", "readability")
-
-
-def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: bool = False) -> str:
-    """One independent candidate's text for ``doc`` (which is not modified); comments are
-    left out unless ``include_comments`` (a thread, whose posts are its content)."""
-    try:
-        import trafilatura
-        from trafilatura.external import try_readability
-    except Exception:  # the vote degrades to the own selection alone
-        return ""
-    _quiet_logs()
-    root = doc.getroottree().getroot() if doc is not None else None
-    if root is None:
-        return ""
-    if name not in CANDIDATES:
-        raise ValueError(f"unknown candidate {name!r}")
-    with _code_muted(root):
-        if name == "trafilatura":
-            return trafilatura.extract(root, fast=True, include_comments=include_comments, include_tables=True,
-                                       deduplicate=False) or ""
-        art = try_readability(copy.deepcopy(root))
-        return (art.text_content() or "") if art is not None and len(art) else ""
-
-
-@contextlib.contextmanager
-def _code_muted(root: lxml.html.HtmlElement):
-    """``root`` with the source text of its scripts (JSON-LD excepted) taken out while the block
-    runs, then put back. Both candidates copy the whole tree first and discard scripts unread,
-    and on many pages script source is most of the document's characters: copying less makes
-    the trafilatura candidate about a tenth faster, its text unchanged on all 828 pages of the
-    two benchmark corpora. (Style sheets stay: trafilatura's measure of the page's text counts
-    them, and muting them changed its output on one page.) The script elements and their tails
-    stay where they are."""
-    muted = []
-    for el in root.iter("script"):
-        if el.text and not (el.get("type") or "").strip().lower().startswith("application/ld+json"):
-            muted.append((el, el.text))
-            el.text = None
-    try:
-        yield
-    finally:
-        for el, text in muted:
-            el.text = text
 
 
 @dataclass(slots=True)

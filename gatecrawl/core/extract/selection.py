@@ -10,7 +10,8 @@ import lxml.etree
 import lxml.html
 
 from gatecrawl.core import pagetype
-from gatecrawl.core.agreement import Ballot, UNIT_ATTR, _shingles, candidate_text, decide, text_shingles, unvoted_tail
+from gatecrawl.core.agreement import Ballot, UNIT_ATTR, _shingles, decide, text_shingles, unvoted_tail
+from gatecrawl.core.candidates import candidate_text
 from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean

@@ -1,0 +1,86 @@
+"""The independent candidates of the agreement vote (see :mod:`gatecrawl.core.agreement`):
+the text another extractor finds on the whole page, from the page's one parse.
+
+* ``trafilatura``: trafilatura's own extractor (fast mode: no internal fallback; comments
+  off unless the page is a thread);
+* ``readability``: the Readability algorithm (trafilatura's port).
+
+Both are optional at run time: when trafilatura cannot be imported the vote degrades to the
+own selection alone. The page is not modified (see :func:`_code_muted`). No Scrapy imports.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import logging
+
+import lxml.html
+
+__all__ = ["CANDIDATES", "candidate_text"]
+
+
+class _Quiet(logging.Filter):
+    """The candidates often find nothing to say on a page: their "discarding data" and
+    "readability_lxml failed" warnings are expected, not worth a log line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        return "discarding data" not in msg and "readability_lxml failed" not in msg
+
+
+_QUIET = _Quiet()
+
+
+def _quiet_logs() -> None:
+    for name in ("trafilatura.core", "trafilatura.external", "trafilatura.main_extractor",
+                 "trafilatura.readability_lxml", "trafilatura.htmlprocessing", "trafilatura.utils"):
+        lg = logging.getLogger(name)
+        if _QUIET not in lg.filters:
+            lg.addFilter(_QUIET)
+
+
+CANDIDATES = ("trafilatura", "readability")
+
+
+def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: bool = False) -> str:
+    """One independent candidate's text for ``doc`` (which is not modified); comments are
+    left out unless ``include_comments`` (a thread, whose posts are its content)."""
+    try:
+        import trafilatura
+        from trafilatura.external import try_readability
+    except Exception:  # the vote degrades to the own selection alone
+        return ""
+    _quiet_logs()
+    root = doc.getroottree().getroot() if doc is not None else None
+    if root is None:
+        return ""
+    if name not in CANDIDATES:
+        raise ValueError(f"unknown candidate {name!r}")
+    with _code_muted(root):
+        if name == "trafilatura":
+            return trafilatura.extract(root, fast=True, include_comments=include_comments, include_tables=True,
+                                       deduplicate=False) or ""
+        art = try_readability(copy.deepcopy(root))
+        return (art.text_content() or "") if art is not None and len(art) else ""
+
+
+@contextlib.contextmanager
+def _code_muted(root: lxml.html.HtmlElement):
+    """``root`` with the source text of its scripts (JSON-LD excepted) taken out while the block
+    runs, then put back. Both candidates copy the whole tree first and discard scripts unread,
+    and on many pages script source is most of the document's characters: copying less makes
+    the trafilatura candidate about a tenth faster, its text unchanged on all 828 pages of the
+    two benchmark corpora. (Style sheets stay: trafilatura's measure of the page's text counts
+    them, and muting them changed its output on one page.) The script elements and their tails
+    stay where they are."""
+    muted = []
+    for el in root.iter("script"):
+        if el.text and not (el.get("type") or "").strip().lower().startswith("application/ld+json"):
+            muted.append((el, el.text))
+            el.text = None
+    try:
+        yield
+    finally:
+        for el, text in muted:
+            el.text = text
