@@ -40,11 +40,14 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     jsonld = list(jsonld_documents(doc))
     fields = find_fields(doc, jsonld=jsonld, index=index)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
+    # the start of the served HTML, decoded once for the bot-challenge checks of the fetch verdict
+    # and of validation
+    served_head = challenge_text(body)
     if presence is None:
         # Not assessed by the fetcher (scrapy convert, a direct convert() call): the same fetch
         # verdict the presence middleware records, on the document as served.
         p, presence = assess_fetch(doc, recipe, url, status=fetch.http_status, body=body, measure=page, fields=dict(fields),
-                                   index=index)
+                                   index=index, served_head=served_head)
         packet.fetch_gate = dict(presence)
         packet.needs_render = p.needs_render
         packet.fetch_presence_score = p.presence_score
@@ -127,7 +130,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
     has_password = has_password_form(doc, index=index)
     paywall = find_paywall(doc, jsonld=jsonld)
-    html_text = source_html if source_html is not None else challenge_text(body)
+    html_text = source_html if source_html is not None else served_head
     rendered = fetch.reader == "render"
     vin = ValidationInput(
         markdown=text,

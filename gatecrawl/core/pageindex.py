@@ -31,33 +31,46 @@ class _Values:
     """Attribute values of a document's elements, searched for words: ``named(words)`` gives
     the elements one of whose values holds one of ``words`` in any case, in document order,
     each once (the only ones a case-insensitive pattern built on those words can match in
-    those values). One search over all the values, case-folded so that it finds what such a
-    pattern matches: lower-cased, and the four non-ASCII letters the pattern matches as ASCII
-    ones written as those (U+0130 and U+0131 as ``i``, U+017F as ``s``; U+212A lower-cases to
-    ``k``). The folding keeps every offset (U+0130 is the one letter whose lower case is
-    longer, and it is replaced first)."""
+    those values). One search over the distinct values (a page repeats its class strings: a
+    third of them are distinct), case-folded so that it finds what such a pattern matches:
+    lower-cased, and the four non-ASCII letters the pattern matches as ASCII ones written as
+    those (U+0130 and U+0131 as ``i``, U+017F as ``s``; U+212A lower-cases to ``k``). The
+    folding keeps every offset (U+0130 is the one letter whose lower case is longer, and it is
+    replaced first)."""
 
     def __init__(self, values: list[str], owners: list) -> None:
         self.values = values
         self.owners = owners  # the element of each value; an element's values are next to each other
-        text = "\n".join(values).replace("\u0130", "i").lower()
+        at: dict[str, list[int]] = {}  # each distinct value: its positions in ``values``
+        for i, value in enumerate(values):
+            held = at.get(value)
+            if held is None:
+                at[value] = [i]
+            else:
+                held.append(i)
+        self._distinct = list(at)
+        self._at = list(at.values())
+        text = "\n".join(self._distinct).replace("\u0130", "i").lower()
         self.text = text.replace("\u0131", "i").replace("\u017f", "s")
-        self._seps: list[int] | None = None  # offset of the line break after each value
+        self._seps: list[int] | None = None  # offset of the line break after each distinct value
 
     def named(self, words: re.Pattern) -> list:
         out: list = []
         literals = _literals(words.pattern)
         if literals is not None and not any(w in self.text for w in literals):
             return out  # (a substring test per word is much cheaper than the alternation's scan)
+        held: list[int] = []  # the positions in ``values`` of the values named
         last = -1
         for m in words.finditer(self.text):
             if self._seps is None:  # (a value may hold line breaks: offsets, not a count)
-                self._seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, self.values)))]
+                self._seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, self._distinct)))]
             k = bisect.bisect_left(self._seps, m.start())
-            if k == last:
-                continue
-            last = k
-            el = self.owners[k]
+            if k != last:
+                last = k
+                held.extend(self._at[k])
+        held.sort()
+        for i in held:
+            el = self.owners[i]
             if not out or out[-1] is not el:
                 out.append(el)
         return out

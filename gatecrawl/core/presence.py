@@ -99,19 +99,22 @@ def assess_fetch(
     measure: PageMeasure | None = None,
     fields: dict | None = None,
     index: PageIndex | None = None,
+    served_head: str | None = None,
 ) -> tuple[Presence, dict[str, Any]]:
     """The fetch verdict of a plain HTML response, the one both paths record (the presence
     middleware during a crawl, ``convert()`` when nothing assessed the page before it): the
     presence verdict, the bot-challenge finding, the recipe's render policy for ``url`` and, for a
     shell, the embedded data sources it carries (``embedded_sources``).
     ``body`` is the served bytes (the challenge check reads their start, decoded as UTF-8 with
-    replacement, the same way validation does). ``index``: the document's ``PageIndex`` when the
-    caller has it. Returns the :class:`Presence` and the verdict as the packet's ``fetch_gate``."""
+    replacement, the same way validation does). ``index``: the document's ``PageIndex``,
+    ``served_head``: ``challenge_text(body)``, when the caller has them. Returns the
+    :class:`Presence` and the verdict as the packet's ``fetch_gate``."""
     presence = assess_presence(doc, gate_mod.GateThresholds.from_recipe(recipe), measure=measure, fields=fields,
                                index=index)
     verdict = presence.to_dict()
     policy, origin = recipe.render_policy_for(url)
-    verdict["bot_challenge"] = detect_bot_challenge(challenge_text(body), status, presence.body_chars)
+    head = challenge_text(body) if served_head is None else served_head
+    verdict["bot_challenge"] = detect_bot_challenge(head, status, presence.body_chars)
     verdict["render_policy"] = policy
     verdict["render_policy_origin"] = origin
     if presence.needs_render and recipe.embedded_enabled:

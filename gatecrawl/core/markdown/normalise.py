@@ -24,9 +24,13 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
     # space-separated piece of its line, a row a line of its own
     if _CELL_END in text or _ROW_END in text:
         text = text.replace(_CELL_END, " ").replace(_ROW_END, "\n")
+    # (a code marker holds _CODE_OPEN: a text without one has no line to match; a text that is
+    # NFC already has every line NFC, as no character composes across a line break)
+    has_code = _CODE_OPEN in text
+    nfc = unicodedata.is_normalized("NFC", text)
     lines_out: list[str] = []
     for line in text.split("\n"):
-        m = _RE_CODE_PLACEHOLDER.match(line)
+        m = _RE_CODE_PLACEHOLDER.match(line) if has_code and _CODE_OPEN in line else None
         if m:
             prefix = unicodedata.normalize("NFC", m.group(1))
             lang, code = codes[int(m.group(2))]
@@ -38,7 +42,7 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
                 lines_out.append((cont + code_line) if code_line else cont.rstrip())
             lines_out.append(cont + fence)
             continue
-        line = unicodedata.normalize("NFC", line).rstrip()
+        line = (line if nfc else unicodedata.normalize("NFC", line)).rstrip()
         if line.endswith("\\") and not line.endswith("\\\\"):
             line = line[:-1].rstrip() + "\\"  # no spaces before a hard break
         # a line holding only a hard-break backslash is an empty line

@@ -19,6 +19,8 @@ from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _u
 
 #: the elements below the root with a ``hidden`` attribute
 _HIDDEN = lxml.etree.XPath("descendant::*[@hidden]")
+#: the texts of an element and its descendants and their tails, joined (not the element's tail)
+_STRING_VALUE = lxml.etree.XPath("string()", smart_strings=False)
 
 
 class _Prepared:
@@ -58,8 +60,10 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
 
     # Whether any text or tail holds a character the clean-up below removes or replaces (one
     # search over all of them, taken before the code capture, which only takes texts away and
-    # writes its markers into the texts the clean-up skips): most pages hold none.
-    to_clean = _TO_CLEAN.search("".join(work.itertext())) is not None
+    # writes its markers into the texts the clean-up skips): many pages hold none. (All of
+    # them: the XPath string value of ``work``, its texts and tails joined by libxml2, what
+    # ``"".join(work.itertext())`` gives without a Python string per text.)
+    to_clean = _TO_CLEAN.search(_STRING_VALUE(work)) is not None
 
     # Code blocks: capture the code verbatim, then replace the content by a marker.
     for pre in list(work.iter("pre", "listing", "xmp", "plaintext")):

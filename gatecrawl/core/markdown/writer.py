@@ -206,7 +206,9 @@ class MarkdownWriter:
     def process_text(self, text: str, prev, nxt, nodes: list, i: int, parent, parent_inside: bool,
                      parent_tags: frozenset) -> str:
         in_pre = "pre" in parent_tags
-        if not in_pre:
+        # (the collapse changes only a text holding a line feed, a tab, a carriage return or two
+        # spaces in a row; the four substring tests are cheaper than the substitution's call)
+        if not in_pre and ("\n" in text or "  " in text or "\t" in text or "\r" in text):
             text = _ALL_WS.sub(" ", text)
         noformat = "_noformat" in parent_tags
         if not noformat:
