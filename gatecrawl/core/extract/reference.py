@@ -4,7 +4,6 @@ loose-text wrapping, pruning by reference or by the candidates' vote."""
 from __future__ import annotations
 
 import copy
-import logging
 
 import lxml.etree
 import lxml.html
@@ -13,6 +12,7 @@ from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _a
     _drop, _holding_blocks, _is_el, _rx, _squash, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
 from gatecrawl.core.agreement import _shingles
+from gatecrawl.core.candidates import candidate_text
 
 
 #: an element whose class/id string names an embedded post (see ``patterns._EMBED_RX``)
@@ -36,38 +36,19 @@ REF_KEEP_MIN = 0.5
 REF_COVER_MIN = 0.55
 
 
-class _QuietReference(logging.Filter):
-    """The second opinion often finds nothing to say; its "discarding data" warnings are
-    expected, not a problem worth a log line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "discarding data" not in record.getMessage()
-
-
-_QUIET = _QuietReference()
-
-
 def _reference_text(root: lxml.etree._Element) -> str | None:
-    """Text of the selection according to an independent extractor (trafilatura, fast mode,
-    run on a copy of the selection), or None when it is not available."""
-    try:
-        import trafilatura  # runtime dependency; optional here
-    except Exception:
-        return None
-    tlog = logging.getLogger("trafilatura.core")
-    if _QUIET not in tlog.filters:
-        tlog.addFilter(_QUIET)
+    """Text of the selection according to an independent extractor (the vote's trafilatura
+    candidate, run on a copy of the selection as a page of its own), or None when it has
+    nothing to say or fails."""
     html = lxml.html.Element("html")
     body = copy.deepcopy(root)
     body.tag = "body"
     body.tail = None
     html.append(body)
     try:
-        return trafilatura.extract(html, fast=True, include_comments=False, include_tables=True,
-                                   deduplicate=False)
+        return candidate_text(html, "trafilatura") or None
     except Exception:
         return None
-
 
 
 def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS,
