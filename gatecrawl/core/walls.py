@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from gatecrawl.core.page import _chrome_test, chrome_candidates, jsonld_documents, norm_space, visible_text
-from gatecrawl.core.pageindex import PageIndex
+from gatecrawl.core.pageindex import PageIndex, find_below
 
 __all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
@@ -177,7 +177,8 @@ def consent_dialog(doc: HtmlElement, *, index: PageIndex | None = None, body_tex
     footer, aside) and elsewhere: a cookie wall is a page with almost nothing elsewhere.
     ``index``: the document's ``PageIndex``, ``body_text``: ``visible_text`` of its body, when
     the caller has them."""
-    body = doc.find(".//body")
+    index = index or PageIndex(doc)
+    body = find_below(doc, "body", index)
     if body is None:
         body = doc
 
@@ -188,7 +189,6 @@ def consent_dialog(doc: HtmlElement, *, index: PageIndex | None = None, body_tex
                 and not _holds_prose(el))
 
     # is_consent needs an id or a class that names a consent dialog
-    index = index or PageIndex(doc)
     named = index.idents.named(_CONSENT_WORDS)
     consent_els = {el for el in named if el is not body and any(a is body for a in el.iterancestors()) and is_consent(el)}
     # (so below ``body``, is_consent(el) is ``el in consent_els``)
@@ -252,10 +252,10 @@ def choice_controls(doc: HtmlElement, *, index: PageIndex | None = None) -> int:
     aside, or an element of a chrome role, or inside one): the body's controls, less those inside
     each outermost chrome element, which the document's ``PageIndex`` names (``index`` when the
     caller has it), instead of an ancestor walk from each control."""
-    body = doc.find(".//body")
+    index = index or PageIndex(doc)
+    body = find_below(doc, "body", index)
     if body is None:
         body = doc
-    index = index or PageIndex(doc)
     roles = index.roles
     marked = set(index.chrome_tags)
     marked.update(el for value, el in zip(roles.values, roles.owners) if value.lower() in _CHROME_ROLE)
@@ -287,8 +287,8 @@ def page_signals(doc: HtmlElement, *, index: PageIndex | None = None, body_text:
     """The structural signals the interstitial detectors read (see gatecrawl.core.validate).
     ``index``: the document's ``PageIndex``, ``body_text``: ``visible_text`` of its body, when
     the caller has them."""
-    t = doc.find(".//title")
     index = index or PageIndex(doc)
+    t = find_below(doc, "title", index)
     return {
         "document_title": norm_space(t.text_content()) if t is not None else "",
         "consent": consent_dialog(doc, index=index, body_text=body_text),
