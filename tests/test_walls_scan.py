@@ -13,7 +13,7 @@ from pathlib import Path
 import lxml.etree
 import pytest
 
-from gatecrawl.core import walls
+from gatecrawl.core import page, walls
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.pageindex import PageIndex
 
@@ -53,7 +53,7 @@ def _consent_scan(doc):
     def is_consent(el) -> bool:
         ident = walls._ident(el)
         return (bool(ident) and el.tag.lower() not in ("html", "body") and walls._CONSENT_IDENT.search(ident) is not None
-                and not walls._holds_main(el)
+                and not page._holds_main(el)
                 and any(isinstance(d.tag, str) and d.tag.lower() in walls._CONTROLS for d in el.iterdescendants())
                 and not walls._holds_prose(el))
 
@@ -67,7 +67,7 @@ def _consent_scan(doc):
     consent = sum(len(walls.visible_text(el)) for el in found)
     if consent == 0:
         return None
-    chrome_test = walls._chrome_test(total)
+    chrome_test = page._chrome_test(total)
     chrome_els = _outermost_scan(body, lambda el: is_consent(el) or chrome_test(el))
     chrome = sum(len(walls.visible_text(el)) for el in chrome_els if not is_consent(el))
     ident = walls._ident(found[0])

@@ -426,7 +426,8 @@ def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: 
             break
     script_chars = 0
     external = 0
-    for el in index.tagged["script"]:
+    # (the scripts are read only when one of the two signals below can hold: under 1000 chars)
+    for el in index.tagged["script"] if body_text_chars < 1000 else ():
         typ = (el.get("type") or "").lower()
         if typ and "javascript" not in typ and typ != "module":
             continue

@@ -62,7 +62,8 @@ _POST_CLASS = re.compile(r"(?:^|[\s_-])(?:post|message|comment|reply|answer|topi
 #: letters the case-blind pattern takes for these words' letters: U+212A lower-cases to ``k``,
 #: U+017F is written ``s``): a cheap test before the pattern
 _POST_HINT = re.compile(r"post|message|comment|reply|answer|bbwrapper|cooked")
-#: a thread: post containers hold at least this share of the page's text
+#: a thread: at least this many post containers, holding at least this share of the page's text
+FORUM_MIN_POSTS = 3
 FORUM_POST_SHARE = 0.5
 _DATE_CLASS = re.compile(r"date|time|posted|ago", re.I)
 _PRICE_CLASS = re.compile(r"price|amount|cost", re.I)
@@ -159,8 +160,8 @@ def _post_like(body, index: PageIndex | None):
 
 def _repeated_posts(body, index: PageIndex | None = None) -> tuple[int, float]:
     """Containers that look like posts of a thread (a post-like class, a time or date, some
-    text), outermost only, and the share of the page's text they hold (``index``: the
-    document's ``PageIndex`` when the caller has it)."""
+    text), outermost only, and the share of the page's text they hold (0.0 for fewer than
+    FORUM_MIN_POSTS: no thread); ``index``: the document's ``PageIndex`` when the caller has it."""
     n = 0
     chars = 0
     inside: set = set()  # the taken containers and everything in them
@@ -180,7 +181,8 @@ def _repeated_posts(body, index: PageIndex | None = None) -> tuple[int, float]:
         inside.update(el.iter())
         n += 1
         chars += size
-    return n, (chars / max(1, _text_len(body)) if chars else 0.0)
+    # (the page's text is measured only for a count that can make a thread)
+    return n, (chars / max(1, _text_len(body)) if chars and n >= FORUM_MIN_POSTS else 0.0)
 
 
 def _repeated_items(body) -> tuple[int, float]:
@@ -332,7 +334,7 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "", *, index: PageIn
     path = urlsplit(url or "").path
     # 2. structure
     posts, post_share = _repeated_posts(body, index)
-    if posts >= 3 and post_share >= FORUM_POST_SHARE:
+    if posts >= FORUM_MIN_POSTS and post_share >= FORUM_POST_SHARE:
         return PageTypeGuess("forum", (f"repeated_posts:{posts}", f"post_text_share:{post_share:.2f}"))
     code_blocks = sum(1 for _ in body.iter("pre"))
     generator = _meta(root, "generator", index)

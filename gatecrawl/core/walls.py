@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from gatecrawl.core.page import _chrome_test, chrome_candidates, jsonld_documents, norm_space, visible_text
-from gatecrawl.core.pageindex import PageIndex, find_below
+from gatecrawl.core.page import _chrome_span, chrome_candidates, jsonld_documents, norm_space, visible_text
+from gatecrawl.core.pageindex import PageIndex, find_below, main_holders
 
 __all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
@@ -104,7 +104,6 @@ _PAYWALL_IDENT = re.compile(
     re.I,
 )
 _CHROME_ROLE = {"navigation", "banner", "contentinfo", "search", "complementary"}
-_MAIN_TAGS = {"article", "main"}
 _CONTROLS = {"button", "input", "select", "form", "a"}
 
 
@@ -123,11 +122,6 @@ def _consent_ident(ident: str) -> bool:
 def _paywall_ident(ident: str) -> bool:
     """``_PAYWALL_IDENT`` names a paywall container in ``ident`` (pure, cached)."""
     return _PAYWALL_IDENT.search(ident) is not None
-
-
-def _holds_main(el) -> bool:
-    return any(isinstance(d.tag, str) and (d.tag.lower() in _MAIN_TAGS or (d.get("role") or "").lower() == "main")
-               for d in el.iterdescendants())
 
 
 def _outermost(body, asked, pred) -> list:
@@ -181,11 +175,12 @@ def consent_dialog(doc: HtmlElement, *, index: PageIndex | None = None, body_tex
     body = find_below(doc, "body", index)
     if body is None:
         body = doc
+    holders = main_holders(index)  # (the elements that hold a main or article element)
 
     def is_consent(el) -> bool:
         ident = _ident(el)
         return (bool(ident) and el.tag.lower() not in ("html", "body") and _consent_ident(ident)
-                and not _holds_main(el) and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
+                and el not in holders and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
                 and not _holds_prose(el))
 
     # is_consent needs an id or a class that names a consent dialog
@@ -201,11 +196,20 @@ def consent_dialog(doc: HtmlElement, *, index: PageIndex | None = None, body_tex
     consent = sum(len(visible_text(el)) for el in found)
     if consent == 0:
         return None
-    chrome_test = _chrome_test(total)  # nav, header, footer, banners; not a wrapper of the page
-    # (chrome_test holds only for a chrome candidate: only those and the consent containers are asked)
+    held: dict = {}  # the visible characters of each chrome candidate measured (summed again below)
+
+    def chrome_test(el) -> bool:
+        """``page._chrome_test(total)`` of a chrome candidate: nav, header, footer, banners; not
+        a wrapper of the page."""
+        if el in holders:
+            return False
+        n = held[el] = len(visible_text(el))
+        return _chrome_span(el, n, total)
+
+    # (only the chrome candidates and the consent containers are asked)
     asked = consent_els | chrome_candidates(index)
     chrome_els = _outermost(body, asked, lambda el: el in consent_els or chrome_test(el))
-    chrome = sum(len(visible_text(el)) for el in chrome_els if el not in consent_els)
+    chrome = sum(held[el] for el in chrome_els if el not in consent_els)
     ident = _ident(found[0])
     return {"container": f"{found[0].tag}.{ident}"[:80], "consent_chars": consent, "chrome_chars": chrome,
             "other_chars": max(0, total - consent - chrome)}
