@@ -14,7 +14,8 @@ import lxml.html
 
 from gatecrawl.core import page, pagetype, walls
 from gatecrawl.core.htmlparse import parse_html
-from gatecrawl.core.pageindex import _LISTED_TAGS, PageIndex, find_below, jsonld_of, tagged_with
+from gatecrawl.core.pageindex import _LISTED_TAGS, PageIndex, find_below, jsonld_of, tagged_with, tagged_within
+from gatecrawl.core.pdf.routing import find_pdf_viewer_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPORA = [Path("/work/shared/bench/article-extraction/html"), Path("/work/shared/bench/wcxb-dev/html")]
@@ -29,7 +30,12 @@ _CASES = [
     '<html><body><div class="Po\u017ft"><time>1</time><p>' + "reply text " * 10 + '</p></div>'
     '<li class="x" id="comment-1"><span class="date">d</span>' + "more words " * 10 + '</li>'
     '<section class="message\u212a"><time>2</time>' + "words " * 20 + '</section>'
-    '<article class="thread-post"><i class="posted">p</i>' + "post text " * 10 + '</article></body></html>',
+    '<article class="thread-post"><i class="posted">p</i>' + "post text " * 10 + '</article>'
+    # a date in an id only (not a class): no time for the post test
+    '<div class="post"><span id="date-1">d</span>' + "undated text " * 10 + '</div></body></html>',
+    # a PDF viewer, dates (the first time element without a datetime), code blocks in and out of a section
+    '<html><head><base href="https://d.example/files/"></head><body><time>now</time><time datetime="2024-05-01">'
+    'May</time><section><pre>a</pre><iframe src="viewer.html?file=r.pdf"></iframe></section><pre>b</pre></body></html>',
     # a price class and a cart control
     '<html><body><span class="Pri\u0130ce">$ 5</span><span itemprop="price">10 EUR</span>'
     '<button id="add-to-cart">Add</button></body></html>',
@@ -50,20 +56,29 @@ def _docs():
 
 
 def test_tag_lists_and_first_below_are_the_scans():
-    itemtypes = 0
+    itemtypes = viewers = 0
     for doc in _docs():
         index = PageIndex(doc)
         for tag in _LISTED_TAGS:
             assert index.tagged[tag] == list(doc.iter(tag)) == list(tagged_with(doc, tag))
             assert tagged_with(doc, tag, index) is index.tagged[tag]
             assert find_below(doc, tag, index) is doc.find(".//" + tag) is find_below(doc, tag)
+        dated = next((el for el in index.tagged["time"] if el is not doc and el.get("datetime") is not None), None)
+        assert dated is doc.find(".//time[@datetime]")  # (find_fields' date element)
         assert index.itemtypes == [el.get("itemtype") for el in doc.xpath("//*[@itemtype]")]
         itemtypes += len(index.itemtypes)
         documents = jsonld_of(index, doc)
         assert json.dumps(documents) == json.dumps(list(page.jsonld_documents(doc)))
         assert jsonld_of(index, doc) is documents  # parsed once
         assert page.canonical_url(doc, index=index) == page.canonical_url(doc)
-    assert itemtypes > 20
+        body = doc.find(".//body")
+        for el in [doc, body] + list(body)[:5] + [el for el in doc.iter("section")][:3]:
+            for tag in ("pre", "time", "iframe"):
+                assert tagged_within(index, el, tag) == list(el.iter(tag))
+        viewer = find_pdf_viewer_source(doc, "https://d.example/page")
+        assert find_pdf_viewer_source(doc, "https://d.example/page", index=index) == viewer
+        viewers += viewer is not None
+    assert itemtypes > 20 and viewers >= 1
 
 
 def test_readers_of_the_index_give_what_the_scans_gave():

@@ -69,7 +69,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     try:
         from gatecrawl.core.pdf import find_pdf_viewer_source
 
-        viewer_src = find_pdf_viewer_source(doc, url)
+        viewer_src = find_pdf_viewer_source(doc, url, index=index)
     except ImportError:
         pass
     packet.pdf_viewer_source = viewer_src

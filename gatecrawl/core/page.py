@@ -390,7 +390,7 @@ def find_fields(doc: HtmlElement, *, jsonld: list | None = None, index: PageInde
     ) or None
     date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate", metas=metas) or _jsonld_values(doc, "datePublished", jsonld)
     if not date:
-        t = doc.find(".//time[@datetime]")
+        t = next((el for el in tagged_with(doc, "time", index) if el is not doc and el.get("datetime") is not None), None)
         if t is not None:
             date = norm_space(t.get("datetime") or "") or None
     author = _meta(doc, "author", "article:author", metas=metas) or _jsonld_values(doc, "author", jsonld)

@@ -11,7 +11,7 @@ import re
 import lxml.etree
 from lxml.html import HtmlElement
 
-__all__ = ["PageIndex", "find_below", "jsonld_of", "main_holders", "tagged_with"]
+__all__ = ["PageIndex", "find_below", "jsonld_of", "main_holders", "tagged_with", "tagged_within"]
 
 #: ids of the element an SPA mounts its app into (compared in lower case)
 _APP_ROOT_IDS = {"root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application"}
@@ -19,7 +19,8 @@ _CHROME_TAG_NAMES = frozenset(("nav", "aside", "header", "footer"))
 _MAIN_TAG_NAMES = frozenset(("main", "article"))
 #: the tags whose elements the index lists (``tagged``), compared as written (as ``doc.iter(tag)``
 #: and ``doc.find(".//tag")`` compare them)
-_LISTED_TAGS = ("body", "h1", "link", "meta", "noscript", "script", "title")
+_LISTED_TAGS = ("a", "body", "button", "embed", "frame", "h1", "iframe", "link", "meta", "noscript", "object", "pre",
+                "script", "time", "title")
 
 
 @functools.lru_cache(maxsize=16)
@@ -209,3 +210,10 @@ def find_below(doc: HtmlElement, tag: str, index: PageIndex | None = None) -> Ht
     if index is None:
         return doc.find(".//" + tag)
     return next((el for el in index.tagged[tag] if el is not doc), None)
+
+
+def tagged_within(index: PageIndex, el: HtmlElement, tag: str) -> list:
+    """``list(el.iter(tag))`` for a tag of ``_LISTED_TAGS`` and an element ``el`` of ``index``'s
+    document: the listed elements that are ``el`` or lie below it (the ancestors of each looked
+    at: for the tags a page holds few of)."""
+    return [t for t in index.tagged[tag] if t is el or any(a is el for a in t.iterancestors())]

@@ -23,6 +23,7 @@ the same document always gives the same answer.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -31,7 +32,7 @@ import lxml.etree
 import lxml.html
 
 from gatecrawl.core.page import jsonld_documents
-from gatecrawl.core.pageindex import PageIndex, find_below, jsonld_of, tagged_with
+from gatecrawl.core.pageindex import PageIndex, find_below, jsonld_of, tagged_with, tagged_within
 
 __all__ = ["PAGE_TYPES", "PageTypeGuess", "detect_page_type", "item_link_chars", "largest_card_group"]
 
@@ -66,6 +67,9 @@ _POST_HINT = re.compile(r"post|message|comment|reply|answer|bbwrapper|cooked")
 FORUM_MIN_POSTS = 3
 FORUM_POST_SHARE = 0.5
 _DATE_CLASS = re.compile(r"date|time|posted|ago", re.I)
+#: ``_DATE_CLASS``'s words, for the index's search (which folds the letters the case-blind
+#: pattern matches as these)
+_DATE_WORDS = re.compile(r"date|time|posted|ago")
 _PRICE_CLASS = re.compile(r"price|amount|cost", re.I)
 _CURRENCY = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|EUR|USD|GBP|kr|zł|CHF)\b")
 _CART = re.compile(r"add[\s_-]?to[\s_-]?(?:cart|bag|basket)|buy[\s_-]?now|in den warenkorb|ajouter au panier|"
@@ -158,6 +162,32 @@ def _post_like(body, index: PageIndex | None):
     return out
 
 
+def _time_test(index: PageIndex | None):
+    """Whether a post candidate holds a time element or a class naming a date or time (on it or
+    a descendant). With the document's ``PageIndex``: the elements that do, taken once (the
+    ancestors of its time elements; the elements whose class ``_DATE_CLASS`` matches, among those
+    whose class or id holds one of its words, and their ancestors), instead of two scans of each
+    candidate's subtree."""
+    if index is None:
+        # (one search over all the classes: the pattern's words hold no line break, so no match
+        # spans two values)
+        return lambda el: el.find(".//time") is not None or _DATE_CLASS.search("\n".join(_CLASSES(el))) is not None
+    held: set = set()  # (each element's ancestors are held with it)
+
+    def hold(chain) -> None:
+        for a in chain:
+            if a in held:
+                break
+            held.add(a)
+
+    for t in index.tagged["time"]:
+        hold(t.iterancestors())
+    for el in index.idents.named(_DATE_WORDS):
+        if _DATE_CLASS.search(el.get("class") or ""):
+            hold(itertools.chain((el,), el.iterancestors()))
+    return held.__contains__
+
+
 def _repeated_posts(body, index: PageIndex | None = None) -> tuple[int, float]:
     """Containers that look like posts of a thread (a post-like class, a time or date, some
     text), outermost only, and the share of the page's text they hold (0.0 for fewer than
@@ -165,15 +195,15 @@ def _repeated_posts(body, index: PageIndex | None = None) -> tuple[int, float]:
     n = 0
     chars = 0
     inside: set = set()  # the taken containers and everything in them
+    has_time = None  # (taken at the first post-like container)
     for el in _post_like(body, index):
         if el in inside:
             continue
         if not _post_ident(f"{el.get('class') or ''} {el.get('id') or ''}"):
             continue
-        # a class naming a date or time on it or a descendant (one search over all of them: the
-        # pattern's words hold no line break, so no match spans two values)
-        has_time = el.find(".//time") is not None or _DATE_CLASS.search("\n".join(_CLASSES(el))) is not None
-        if not has_time:
+        if has_time is None:
+            has_time = _time_test(index)
+        if not has_time(el):
             continue
         size = _text_len(el)
         if size < 40:
@@ -336,7 +366,7 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "", *, index: PageIn
     posts, post_share = _repeated_posts(body, index)
     if posts >= FORUM_MIN_POSTS and post_share >= FORUM_POST_SHARE:
         return PageTypeGuess("forum", (f"repeated_posts:{posts}", f"post_text_share:{post_share:.2f}"))
-    code_blocks = sum(1 for _ in body.iter("pre"))
+    code_blocks = len(tagged_within(index, body, "pre")) if index is not None else sum(1 for _ in body.iter("pre"))
     generator = _meta(root, "generator", index)
     if _DOC_GENERATOR.search(generator or "") or (code_blocks >= 2 and _DOC_PATH.search(path)):
         return PageTypeGuess("documentation", tuple(s for s in (

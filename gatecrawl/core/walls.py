@@ -251,6 +251,23 @@ def _is_choice(el) -> bool:
     return el.tag != "input" or (el.get("type") or "").lower() in ("submit", "button")
 
 
+def _body_choices(doc: HtmlElement, body: HtmlElement, index: PageIndex) -> int:
+    """``sum(1 for el in body.iter(*_CHOICES) if _is_choice(el))`` for ``body`` in ``doc``: the
+    document's controls (its links and buttons listed by ``index``, its submit inputs among the
+    index's form fields), less those outside ``body`` (the elements above it up to ``doc`` and
+    what lies beside them: the head), instead of a walk of the whole body."""
+    n = len(index.tagged["a"]) + len(index.tagged["button"])
+    n += sum(1 for el in index.form_fields if el.tag == "input" and _is_choice(el))
+    node = body
+    while node is not doc:
+        parent = node.getparent()
+        n -= sum(1 for sib in parent if sib is not node for c in sib.iter(*_CHOICES) if _is_choice(c))
+        if parent.tag in _CHOICES and _is_choice(parent):
+            n -= 1
+        node = parent
+    return n
+
+
 def choice_controls(doc: HtmlElement, *, index: PageIndex | None = None) -> int:
     """Links, buttons and submit inputs inside the page outside its chrome (nav, header, footer,
     aside, or an element of a chrome role, or inside one): the body's controls, less those inside
@@ -263,7 +280,7 @@ def choice_controls(doc: HtmlElement, *, index: PageIndex | None = None) -> int:
     roles = index.roles
     marked = set(index.chrome_tags)
     marked.update(el for value, el in zip(roles.values, roles.owners) if value.lower() in _CHROME_ROLE)
-    n = sum(1 for el in body.iter(*_CHOICES) if _is_choice(el))
+    n = _body_choices(doc, body, index)
     for el in marked:  # (each chrome element once; the count does not depend on the order)
         above = list(el.iterancestors())
         if any(a in marked for a in above):
