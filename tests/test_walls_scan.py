@@ -11,9 +11,10 @@ import gzip
 from pathlib import Path
 
 import lxml.etree
+import lxml.html
 import pytest
 
-from gatecrawl.core import walls
+from gatecrawl.core import page, walls
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.pageindex import PageIndex
 
@@ -53,7 +54,7 @@ def _consent_scan(doc):
     def is_consent(el) -> bool:
         ident = walls._ident(el)
         return (bool(ident) and el.tag.lower() not in ("html", "body") and walls._CONSENT_IDENT.search(ident) is not None
-                and not walls._holds_main(el)
+                and not page._holds_main(el)
                 and any(isinstance(d.tag, str) and d.tag.lower() in walls._CONTROLS for d in el.iterdescendants())
                 and not walls._holds_prose(el))
 
@@ -67,7 +68,7 @@ def _consent_scan(doc):
     consent = sum(len(walls.visible_text(el)) for el in found)
     if consent == 0:
         return None
-    chrome_test = walls._chrome_test(total)
+    chrome_test = page._chrome_test(total)
     chrome_els = _outermost_scan(body, lambda el: is_consent(el) or chrome_test(el))
     chrome = sum(len(walls.visible_text(el)) for el in chrome_els if not is_consent(el))
     ident = walls._ident(found[0])
@@ -181,3 +182,28 @@ def test_choice_controls_count_as_the_ancestor_walk():
     for body in _pages():
         doc = parse_html(body, content_type="text/html")
         assert walls.choice_controls(doc) == walls.choice_controls(doc, index=PageIndex(doc)) == _choice_controls_scan(doc)
+
+
+def test_choice_controls_leave_out_the_controls_outside_the_body():
+    """The body's controls are the document's less those above and beside the body (taken
+    from the index's lists): controls in the head, in a wrapper around the body, beside it,
+    on the root itself."""
+    E = lxml.html.Element
+
+    def el(tag, parent=None, **attrs):
+        node = E(tag, **attrs)
+        if parent is not None:
+            parent.append(node)
+        return node
+
+    doc = el("a", href="/r")
+    head = el("head", doc)
+    el("a", head, href="/h"), el("button", head), el("input", head, type="submit")
+    wrapper = el("div", doc)
+    el("input", wrapper, type="Submit")
+    body = el("body", wrapper)
+    el("a", body, href="/1"), el("input", body, type="button"), el("input", body, type="text")
+    el("a", el("nav", body), href="/n")
+    el("a", wrapper, href="/after"), el("button", doc)
+    assert doc.find(".//body") is body
+    assert walls.choice_controls(doc) == walls.choice_controls(doc, index=PageIndex(doc)) == _choice_controls_scan(doc) == 2

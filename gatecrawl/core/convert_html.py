@@ -13,8 +13,8 @@ from typing import Any, Mapping
 from gatecrawl.core.convert_packet import REMOVED_LISTED_MAX, ConversionResult, base_packet, finish, reader_text
 from gatecrawl.core.fetch import FetchInfo
 from gatecrawl.core.gate import GateThresholds, score
-from gatecrawl.core.page import canonical_url, find_fields, jsonld_documents, measure_page, visible_text
-from gatecrawl.core.pageindex import PageIndex
+from gatecrawl.core.page import canonical_url, find_fields, measure_page, visible_text
+from gatecrawl.core.pageindex import PageIndex, jsonld_of
 from gatecrawl.core.pagetype import item_link_chars
 from gatecrawl.core.presence import assess_fetch, challenge_text, unique_ratio_window
 from gatecrawl.core.reasons import Reason
@@ -32,12 +32,13 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     doc = parse_html(body, content_type=content_type)
     thresholds = GateThresholds.from_recipe(recipe)
     # One pass over the elements' attributes serves the text measure, the fields, the shell
-    # signals and the interstitial signals (the <noscript> view below changes nothing it reads:
-    # attributes, and the nav, aside, header, footer, main and article tags).
+    # signals, the page type and the interstitial signals (the <noscript> view below changes
+    # nothing it reads: attributes, and the nav, aside, header, footer, main and article tags).
     index = PageIndex(doc)
     page = measure_page(doc, index=index)
-    # the page's JSON-LD, parsed once for the fields and the paywall markup (both only read it)
-    jsonld = list(jsonld_documents(doc))
+    # the page's JSON-LD, parsed once for the fields, the paywall markup and the page type (all
+    # only read it)
+    jsonld = jsonld_of(index, doc)
     fields = find_fields(doc, jsonld=jsonld, index=index)
     presence: Mapping[str, Any] | None = fetch.fetch_presence
     # the start of the served HTML, decoded once for the bot-challenge checks of the fetch verdict
@@ -68,7 +69,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     try:
         from gatecrawl.core.pdf import find_pdf_viewer_source
 
-        viewer_src = find_pdf_viewer_source(doc, url)
+        viewer_src = find_pdf_viewer_source(doc, url, index=index)
     except ImportError:
         pass
     packet.pdf_viewer_source = viewer_src
@@ -76,7 +77,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     sel = select_main(doc, main_selectors=recipe.main_selectors,
                       exclude_selectors=recipe.exclude_selectors,
                       keep_comments=recipe.keep_comments, keep_bylines=recipe.keep_bylines,
-                      keep_captions=recipe.keep_captions, page_type=recipe.page_type, url=url)
+                      keep_captions=recipe.keep_captions, page_type=recipe.page_type, url=url, index=index)
     md = to_markdown(sel.root, base_url=url)
     if not fields.get("title") and md.title:
         fields["title"] = md.title
@@ -148,7 +149,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
         page_content_chars=len(page.body_text),
         paywall=paywall.to_dict() if paywall is not None else None,
         signals=page_signals(doc, index=index, body_text=page.plain_text),
-        canonical=canonical_url(doc),
+        canonical=canonical_url(doc, index=index),
         fields=fields,
         needs_render=bool(presence.get("needs_render")) and fetch.capture != "plain",
         rendered=rendered,

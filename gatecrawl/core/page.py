@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from lxml.html import HtmlElement
 
-from gatecrawl.core.pageindex import PageIndex, main_holders
+from gatecrawl.core.pageindex import PageIndex, find_below, main_holders, tagged_with
 
 __all__ = [
     "PageMeasure",
@@ -170,11 +170,6 @@ def _holds_main(node) -> bool:
     return False
 
 
-def _is_chrome(node) -> bool:
-    """Chrome that holds no main content (kept for callers that test one element alone)."""
-    return _chrome_candidate(node) and not _holds_main(node)
-
-
 def _chrome_test(total_chars: int, *, noscript: bool = False):
     """The chrome predicate for one page: a candidate that wraps the main content (a main or
     article inside it) or most of the page's text (at least WRAPPER_MIN_CHARS, mostly not
@@ -244,7 +239,7 @@ def measure_page(doc: HtmlElement, *, index: PageIndex | None = None) -> PageMea
     One walk of the body: its text pieces, each chrome candidate's span of them; the chrome
     test (which needs the page's total) is then taken on the spans, outermost first.
     ``index``: the document's ``PageIndex`` when the caller has it."""
-    body = doc.find(".//body")
+    body = find_below(doc, "body", index)
     if body is None:
         body = doc
     if not isinstance(body.tag, str) or body.tag.lower() in _INVISIBLE or _chrome_candidate(body):
@@ -350,12 +345,12 @@ def _meta(doc: HtmlElement, *names: str, metas: list | None = None) -> str | Non
     return None
 
 
-def jsonld_documents(doc: HtmlElement) -> Iterator[Any]:
-    """The parsed JSON of each ``<script type="application/ld+json">`` of ``doc`` (the type
+def jsonld_documents(doc: HtmlElement, index: PageIndex | None = None) -> Iterator[Any]:
+    """The parsed JSON of each ``<script type="application/ld+json">`` below ``doc`` (the type
     compared without case or surrounding blanks), in document order; a script that is not
-    valid JSON is skipped."""
-    for el in doc.iterfind(".//script[@type]"):
-        if (el.get("type") or "").strip().lower() != "application/ld+json" or not el.text:
+    valid JSON is skipped. ``index``: the document's ``PageIndex`` when the caller has it."""
+    for el in tagged_with(doc, "script", index):
+        if el is doc or (el.get("type") or "").strip().lower() != "application/ld+json" or not el.text:
             continue
         try:
             data = json.loads(el.text)
@@ -385,9 +380,9 @@ def find_fields(doc: HtmlElement, *, jsonld: list | None = None, index: PageInde
     """Title, date, author and description from the page's markup, first source wins.
     ``jsonld``: ``list(jsonld_documents(doc))``, ``index``: the document's ``PageIndex`` (its
     rel=author elements), when the caller has them (read, never changed)."""
-    title_el = doc.find(".//title")
-    h1 = doc.find(".//h1")
-    metas = [el for el in doc.iter("meta") if el is not doc]  # (one walk for every _meta below)
+    title_el = find_below(doc, "title", index)
+    h1 = find_below(doc, "h1", index)
+    metas = [el for el in tagged_with(doc, "meta", index) if el is not doc]  # (one list for every _meta below)
     title = (
         _meta(doc, "og:title", metas=metas)
         or (visible_text(h1) if h1 is not None else None)
@@ -395,7 +390,7 @@ def find_fields(doc: HtmlElement, *, jsonld: list | None = None, index: PageInde
     ) or None
     date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate", metas=metas) or _jsonld_values(doc, "datePublished", jsonld)
     if not date:
-        t = doc.find(".//time[@datetime]")
+        t = next((el for el in tagged_with(doc, "time", index) if el is not doc and el.get("datetime") is not None), None)
         if t is not None:
             date = norm_space(t.get("datetime") or "") or None
     author = _meta(doc, "author", "article:author", metas=metas) or _jsonld_values(doc, "author", jsonld)
@@ -420,17 +415,19 @@ def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: 
     ``body_visible_text``: ``visible_text`` of the body when the caller has it already;
     ``index``: the document's ``PageIndex`` when the caller has it."""
     signals: list[str] = []
-    for el in (index or PageIndex(doc)).app_roots:
+    index = index or PageIndex(doc)
+    for el in index.app_roots:
         if len(visible_text(el)) < 200:
             signals.append("empty_app_root")
             break
-    for el in doc.iter("noscript"):
-        if _JS_HINT.search(el.text_content() or ""):
+    for el in index.tagged["noscript"]:  # (``doc.iter("noscript")``: the tag as it is now)
+        if el.tag == "noscript" and _JS_HINT.search(el.text_content() or ""):
             signals.append("noscript_javascript_hint")
             break
     script_chars = 0
     external = 0
-    for el in doc.iter("script"):
+    # (the scripts are read only when one of the two signals below can hold: under 1000 chars)
+    for el in index.tagged["script"] if body_text_chars < 1000 else ():
         typ = (el.get("type") or "").lower()
         if typ and "javascript" not in typ and typ != "module":
             continue
@@ -441,7 +438,7 @@ def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: 
         signals.append("script_bundle_little_text")
     elif script_chars > 4 * max(body_text_chars, 1) and body_text_chars < 1000:
         signals.append("inline_script_heavy")
-    body = doc.find(".//body")
+    body = find_below(doc, "body", index)
     if body is not None and body_visible_text is None:
         body_visible_text = visible_text(body)
     if body is not None and _LOADING.match(body_visible_text or "x"):
@@ -449,9 +446,9 @@ def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: 
     return signals
 
 
-def canonical_url(doc: HtmlElement) -> str | None:
-    for el in doc.iterfind(".//link[@rel]"):
-        if "canonical" in (el.get("rel") or "").lower().split():
+def canonical_url(doc: HtmlElement, *, index: PageIndex | None = None) -> str | None:
+    for el in tagged_with(doc, "link", index):  # (the links below ``doc`` with a rel)
+        if el is not doc and "canonical" in (el.get("rel") or "").lower().split():
             href = (el.get("href") or "").strip()
             if href:
                 return href

@@ -11,12 +11,16 @@ import re
 import lxml.etree
 from lxml.html import HtmlElement
 
-__all__ = ["PageIndex", "main_holders"]
+__all__ = ["PageIndex", "find_below", "jsonld_of", "main_holders", "tagged_with", "tagged_within"]
 
 #: ids of the element an SPA mounts its app into (compared in lower case)
 _APP_ROOT_IDS = {"root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application"}
 _CHROME_TAG_NAMES = frozenset(("nav", "aside", "header", "footer"))
 _MAIN_TAG_NAMES = frozenset(("main", "article"))
+#: the tags whose elements the index lists (``tagged``), compared as written (as ``doc.iter(tag)``
+#: and ``doc.find(".//tag")`` compare them)
+_LISTED_TAGS = ("a", "body", "button", "embed", "frame", "h1", "iframe", "link", "meta", "noscript", "object", "pre",
+                "script", "time", "title")
 
 
 @functools.lru_cache(maxsize=16)
@@ -88,9 +92,13 @@ class PageIndex:
     case) is an app root's or that carry ``data-reactroot`` or ``ng-app``; ``form_fields``: the
     input and select elements (what ``doc.iter("input", "select")`` gives); ``authors``: the
     elements whose rel is ``author`` (``doc`` itself among them when it is one); all in document
-    order.
+    order; ``itemtypes``: the itemtype values (empty ones too), in document order; ``tagged``:
+    for each tag of ``_LISTED_TAGS``, its elements (what ``doc.iter(tag)`` gives: ``tagged_with``
+    and ``find_below`` read it), so that a lookup of the body, the title or the metas is not a
+    scan of the whole document each (``doc.find(".//body")`` walks on past the body: lxml's
+    iterator looks one match ahead).
     It reads attributes and those tags only: renaming other elements (the <noscript> view's
-    ``div``) leaves it true."""
+    ``div``) leaves it true, but for ``tagged["noscript"]``, which still lists them."""
 
     def __init__(self, doc: HtmlElement) -> None:
         values: list[str] = []
@@ -102,6 +110,8 @@ class PageIndex:
         app_roots: list = []
         form_fields: list = []
         authors: list = []
+        itemtypes: list[str] = []
+        tagged: dict[str, list] = {tag: [] for tag in _LISTED_TAGS}
         for el in doc.iter(lxml.etree.Element):
             tag = el.tag
             low = tag.lower()
@@ -111,6 +121,8 @@ class PageIndex:
                 mains.append(el)
             elif tag == "input" or tag == "select":
                 form_fields.append(el)
+            elif tag in tagged:
+                tagged[tag].append(el)
             # The attributes, read in one call (an element holds each name once): what ``get``
             # gives for each name looked for, None for one it does not hold.
             attributes = el.items()
@@ -130,6 +142,8 @@ class PageIndex:
                     app_root = True
                 elif name == "rel" and value == "author":
                     authors.append(el)
+                elif name == "itemtype":
+                    itemtypes.append(value)
             if ident is not None:
                 values.append(ident)
                 owners.append(el)
@@ -145,6 +159,10 @@ class PageIndex:
         self.app_roots = app_roots
         self.form_fields = form_fields
         self.authors = authors
+        self.itemtypes = itemtypes
+        self.tagged = tagged
+        #: the document's JSON-LD documents, once parsed (``jsonld_of``)
+        self.jsonld: list | None = None
         #: the chrome candidates, once taken (``gatecrawl.core.page.chrome_candidates``)
         self.chrome: frozenset | None = None
         #: the elements that hold a main or article element or an element of role main, once
@@ -167,3 +185,35 @@ def main_holders(index: PageIndex) -> frozenset:
                 held.add(a)
         index.main_holders = frozenset(held)
     return index.main_holders
+
+
+def jsonld_of(index: PageIndex, doc: HtmlElement) -> list:
+    """``list(page.jsonld_documents(doc))`` for ``index``'s document ``doc``, parsed once and kept
+    on the index: the fields, the paywall markup and the page type all read it (none changes
+    it), and the <noscript> view's renaming leaves every script where it was."""
+    if index.jsonld is None:
+        from gatecrawl.core.page import jsonld_documents  # (page imports this module)
+
+        index.jsonld = list(jsonld_documents(doc, index))
+    return index.jsonld
+
+
+def tagged_with(doc: HtmlElement, tag: str, index: PageIndex | None = None):
+    """``doc.iter(tag)`` for a tag of ``_LISTED_TAGS``: the list ``index`` (``doc``'s
+    ``PageIndex``, when the caller has it) holds, or the scan."""
+    return doc.iter(tag) if index is None else index.tagged[tag]
+
+
+def find_below(doc: HtmlElement, tag: str, index: PageIndex | None = None) -> HtmlElement | None:
+    """``doc.find(".//" + tag)`` (the first ``tag`` element below ``doc``) for a tag of
+    ``_LISTED_TAGS``, read from ``index`` (``doc``'s ``PageIndex``) when the caller has it."""
+    if index is None:
+        return doc.find(".//" + tag)
+    return next((el for el in index.tagged[tag] if el is not doc), None)
+
+
+def tagged_within(index: PageIndex, el: HtmlElement, tag: str) -> list:
+    """``list(el.iter(tag))`` for a tag of ``_LISTED_TAGS`` and an element ``el`` of ``index``'s
+    document: the listed elements that are ``el`` or lie below it (the ancestors of each looked
+    at: for the tags a page holds few of)."""
+    return [t for t in index.tagged[tag] if t is el or any(a is el for a in t.iterancestors())]

@@ -23,6 +23,7 @@ the same document always gives the same answer.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -31,6 +32,7 @@ import lxml.etree
 import lxml.html
 
 from gatecrawl.core.page import jsonld_documents
+from gatecrawl.core.pageindex import PageIndex, find_below, jsonld_of, tagged_with, tagged_within
 
 __all__ = ["PAGE_TYPES", "PageTypeGuess", "detect_page_type", "item_link_chars", "largest_card_group"]
 
@@ -61,9 +63,13 @@ _POST_CLASS = re.compile(r"(?:^|[\s_-])(?:post|message|comment|reply|answer|topi
 #: letters the case-blind pattern takes for these words' letters: U+212A lower-cases to ``k``,
 #: U+017F is written ``s``): a cheap test before the pattern
 _POST_HINT = re.compile(r"post|message|comment|reply|answer|bbwrapper|cooked")
-#: a thread: post containers hold at least this share of the page's text
+#: a thread: at least this many post containers, holding at least this share of the page's text
+FORUM_MIN_POSTS = 3
 FORUM_POST_SHARE = 0.5
 _DATE_CLASS = re.compile(r"date|time|posted|ago", re.I)
+#: ``_DATE_CLASS``'s words, for the index's search (which folds the letters the case-blind
+#: pattern matches as these)
+_DATE_WORDS = re.compile(r"date|time|posted|ago")
 _PRICE_CLASS = re.compile(r"price|amount|cost", re.I)
 _CURRENCY = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|EUR|USD|GBP|kr|zł|CHF)\b")
 _CART = re.compile(r"add[\s_-]?to[\s_-]?(?:cart|bag|basket)|buy[\s_-]?now|in den warenkorb|ajouter au panier|"
@@ -86,9 +92,10 @@ class PageTypeGuess:
         return {"type": self.type, "signals": list(self.signals), "pinned": self.pinned}
 
 
-def _ld_types(doc) -> list[str]:
+def _ld_types(documents) -> list[str]:
+    """The ``@type`` names (stripped, in lower case) of the parsed JSON-LD ``documents``."""
     out: list[str] = []
-    for data in jsonld_documents(doc):
+    for data in documents:
         stack = [data]
         seen = 0
         while stack and seen < 500:
@@ -107,8 +114,8 @@ def _ld_types(doc) -> list[str]:
     return out
 
 
-def _meta(doc, prop: str) -> str:
-    for el in doc.iter("meta"):
+def _meta(doc, prop: str, index: PageIndex | None = None) -> str:
+    for el in tagged_with(doc, "meta", index):
         if (el.get("property") or el.get("name") or "").strip().lower() == prop:
             return (el.get("content") or "").strip().lower()
     return ""
@@ -129,21 +136,74 @@ def _post_ident(ident: str) -> bool:
     return _POST_HINT.search(ident.lower().replace("\u017f", "s")) is not None and _POST_CLASS.search(ident) is not None
 
 
-def _repeated_posts(body) -> tuple[int, float]:
+_POST_TAGS = ("article", "div", "li", "section")
+
+
+def _post_like(body, index: PageIndex | None):
+    """The elements of ``body.iter(*_POST_TAGS)`` that ``_post_ident`` can hold for, in document
+    order: with the document's ``PageIndex``, only those whose class or id holds a
+    ``_POST_HINT`` word (the index's search folds as ``_post_ident`` does on every letter those
+    words hold, and no word holds the space that joins class and id), ``body`` or below it."""
+    if index is None:
+        return body.iter(*_POST_TAGS)
+    below = {body}  # elements known to lie in ``body`` (itself included)
+    out = []
+    for el in index.idents.named(_POST_HINT):
+        if el.tag not in _POST_TAGS:
+            continue
+        path = []
+        a = el
+        while a is not None and a not in below:
+            path.append(a)
+            a = a.getparent()
+        if a is not None:
+            below.update(path)
+            out.append(el)
+    return out
+
+
+def _time_test(index: PageIndex | None):
+    """Whether a post candidate holds a time element or a class naming a date or time (on it or
+    a descendant). With the document's ``PageIndex``: the elements that do, taken once (the
+    ancestors of its time elements; the elements whose class ``_DATE_CLASS`` matches, among those
+    whose class or id holds one of its words, and their ancestors), instead of two scans of each
+    candidate's subtree."""
+    if index is None:
+        # (one search over all the classes: the pattern's words hold no line break, so no match
+        # spans two values)
+        return lambda el: el.find(".//time") is not None or _DATE_CLASS.search("\n".join(_CLASSES(el))) is not None
+    held: set = set()  # (each element's ancestors are held with it)
+
+    def hold(chain) -> None:
+        for a in chain:
+            if a in held:
+                break
+            held.add(a)
+
+    for t in index.tagged["time"]:
+        hold(t.iterancestors())
+    for el in index.idents.named(_DATE_WORDS):
+        if _DATE_CLASS.search(el.get("class") or ""):
+            hold(itertools.chain((el,), el.iterancestors()))
+    return held.__contains__
+
+
+def _repeated_posts(body, index: PageIndex | None = None) -> tuple[int, float]:
     """Containers that look like posts of a thread (a post-like class, a time or date, some
-    text), outermost only, and the share of the page's text they hold."""
+    text), outermost only, and the share of the page's text they hold (0.0 for fewer than
+    FORUM_MIN_POSTS: no thread); ``index``: the document's ``PageIndex`` when the caller has it."""
     n = 0
     chars = 0
     inside: set = set()  # the taken containers and everything in them
-    for el in body.iter("article", "div", "li", "section"):
+    has_time = None  # (taken at the first post-like container)
+    for el in _post_like(body, index):
         if el in inside:
             continue
         if not _post_ident(f"{el.get('class') or ''} {el.get('id') or ''}"):
             continue
-        # a class naming a date or time on it or a descendant (one search over all of them: the
-        # pattern's words hold no line break, so no match spans two values)
-        has_time = el.find(".//time") is not None or _DATE_CLASS.search("\n".join(_CLASSES(el))) is not None
-        if not has_time:
+        if has_time is None:
+            has_time = _time_test(index)
+        if not has_time(el):
             continue
         size = _text_len(el)
         if size < 40:
@@ -151,7 +211,8 @@ def _repeated_posts(body) -> tuple[int, float]:
         inside.update(el.iter())
         n += 1
         chars += size
-    return n, (chars / max(1, _text_len(body)) if chars else 0.0)
+    # (the page's text is measured only for a count that can make a thread)
+    return n, (chars / max(1, _text_len(body)) if chars and n >= FORUM_MIN_POSTS else 0.0)
 
 
 def _repeated_items(body) -> tuple[int, float]:
@@ -261,44 +322,52 @@ _ITEMPROP_PRICE = lxml.etree.XPath("descendant-or-self::*[@itemprop='price']")
 _PRICE_WORDS = ("price", "amount", "cost")
 
 
-def _price_candidates(body) -> list:
+def _price_candidates(body, index: PageIndex | None = None) -> list:
     """``_PRICE_CANDIDATES(body)``, or only its itemprop="price" elements when no class of the
     page holds a ``_PRICE_CLASS`` word (one search over all the class values, folded as the
-    case-blind pattern matches: U+0130 and U+0131 are ``i``, U+017F is ``s``)."""
+    case-blind pattern matches: U+0130 and U+0131 are ``i``, U+017F is ``s``). With the
+    document's ``PageIndex`` its id and class values, folded the same way, are searched first:
+    a word none of them holds no class of ``body`` holds."""
+    if index is not None and not any(w in index.idents.text for w in _PRICE_WORDS):
+        return _ITEMPROP_PRICE(body)
     classes = "\n".join(_CLASSES(body)).replace("\u0130", "i").lower().replace("\u0131", "i").replace("\u017f", "s")
     if any(w in classes for w in _PRICE_WORDS):
         return _PRICE_CANDIDATES(body)
     return _ITEMPROP_PRICE(body)
 
 
-def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess:
-    """The page's type and the signals that decided it (see the module docstring)."""
+def detect_page_type(doc: lxml.html.HtmlElement, url: str = "", *, index: PageIndex | None = None) -> PageTypeGuess:
+    """The page's type and the signals that decided it (see the module docstring).
+    ``index``: the ``PageIndex`` of ``doc``'s root when the caller has it (its body, metas,
+    itemtypes and JSON-LD, the elements whose class or id can name a post or a price, instead
+    of scans of the document)."""
     root = doc.getroottree().getroot() if doc is not None else None
     if root is None:
         return PageTypeGuess("article", ("empty",))
-    body = root.find(".//body")
+    body = find_below(root, "body", index)
     if body is None:
         body = root
     # 1. structured data
-    ld = [t for t in _ld_types(root) if t not in _SITE_TYPES]
-    microdata = [it.rstrip("/").rsplit("/", 1)[-1].lower()
-                 for it in (el.get("itemtype") for el in _WITH_ITEMTYPE(root)) if it]
+    documents = jsonld_documents(root) if index is None else jsonld_of(index, root)
+    ld = [t for t in _ld_types(documents) if t not in _SITE_TYPES]
+    itemtypes = (el.get("itemtype") for el in _WITH_ITEMTYPE(root)) if index is None else index.itemtypes
+    microdata = [it.rstrip("/").rsplit("/", 1)[-1].lower() for it in itemtypes if it]
     # questions and answers of an FAQ block are not a thread
     faq = "faqpage" in ld or "faqpage" in microdata
     for src, names in (("jsonld", ld), ("microdata", microdata)):
         for t in names:
             if t in _LD_TYPES and _LD_TYPES[t] != "article" and not (faq and t in _FAQ_PARTS):
                 return PageTypeGuess(_LD_TYPES[t], (f"{src}:{t}",))
-    og = _meta(root, "og:type")
+    og = _meta(root, "og:type", index)
     if og in ("product", "og:product", "product.item"):
         return PageTypeGuess("product", (f"og:type:{og}",))
     path = urlsplit(url or "").path
     # 2. structure
-    posts, post_share = _repeated_posts(body)
-    if posts >= 3 and post_share >= FORUM_POST_SHARE:
+    posts, post_share = _repeated_posts(body, index)
+    if posts >= FORUM_MIN_POSTS and post_share >= FORUM_POST_SHARE:
         return PageTypeGuess("forum", (f"repeated_posts:{posts}", f"post_text_share:{post_share:.2f}"))
-    code_blocks = sum(1 for _ in body.iter("pre"))
-    generator = _meta(root, "generator")
+    code_blocks = len(tagged_within(index, body, "pre")) if index is not None else sum(1 for _ in body.iter("pre"))
+    generator = _meta(root, "generator", index)
     if _DOC_GENERATOR.search(generator or "") or (code_blocks >= 2 and _DOC_PATH.search(path)):
         return PageTypeGuess("documentation", tuple(s for s in (
             f"generator:{generator}" if _DOC_GENERATOR.search(generator or "") else "",
@@ -309,7 +378,7 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "") -> PageTypeGuess
             return PageTypeGuess("article", (f"jsonld:{t}",))
     if og == "article":
         return PageTypeGuess("article", ("og:type:article",))
-    prices = sum(1 for el in _price_candidates(body)
+    prices = sum(1 for el in _price_candidates(body, index)
                  if (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
                  and _CURRENCY.search(el.text_content() or ""))
     if prices and any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "

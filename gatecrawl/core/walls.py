@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from gatecrawl.core.page import _chrome_test, chrome_candidates, jsonld_documents, norm_space, visible_text
-from gatecrawl.core.pageindex import PageIndex
+from gatecrawl.core.page import _chrome_span, chrome_candidates, jsonld_documents, norm_space, visible_text
+from gatecrawl.core.pageindex import PageIndex, find_below, main_holders
 
 __all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
 
@@ -104,7 +104,6 @@ _PAYWALL_IDENT = re.compile(
     re.I,
 )
 _CHROME_ROLE = {"navigation", "banner", "contentinfo", "search", "complementary"}
-_MAIN_TAGS = {"article", "main"}
 _CONTROLS = {"button", "input", "select", "form", "a"}
 
 
@@ -123,11 +122,6 @@ def _consent_ident(ident: str) -> bool:
 def _paywall_ident(ident: str) -> bool:
     """``_PAYWALL_IDENT`` names a paywall container in ``ident`` (pure, cached)."""
     return _PAYWALL_IDENT.search(ident) is not None
-
-
-def _holds_main(el) -> bool:
-    return any(isinstance(d.tag, str) and (d.tag.lower() in _MAIN_TAGS or (d.get("role") or "").lower() == "main")
-               for d in el.iterdescendants())
 
 
 def _outermost(body, asked, pred) -> list:
@@ -177,18 +171,19 @@ def consent_dialog(doc: HtmlElement, *, index: PageIndex | None = None, body_tex
     footer, aside) and elsewhere: a cookie wall is a page with almost nothing elsewhere.
     ``index``: the document's ``PageIndex``, ``body_text``: ``visible_text`` of its body, when
     the caller has them."""
-    body = doc.find(".//body")
+    index = index or PageIndex(doc)
+    body = find_below(doc, "body", index)
     if body is None:
         body = doc
+    holders = main_holders(index)  # (the elements that hold a main or article element)
 
     def is_consent(el) -> bool:
         ident = _ident(el)
         return (bool(ident) and el.tag.lower() not in ("html", "body") and _consent_ident(ident)
-                and not _holds_main(el) and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
+                and el not in holders and any(isinstance(d.tag, str) and d.tag.lower() in _CONTROLS for d in el.iterdescendants())
                 and not _holds_prose(el))
 
     # is_consent needs an id or a class that names a consent dialog
-    index = index or PageIndex(doc)
     named = index.idents.named(_CONSENT_WORDS)
     consent_els = {el for el in named if el is not body and any(a is body for a in el.iterancestors()) and is_consent(el)}
     # (so below ``body``, is_consent(el) is ``el in consent_els``)
@@ -201,11 +196,20 @@ def consent_dialog(doc: HtmlElement, *, index: PageIndex | None = None, body_tex
     consent = sum(len(visible_text(el)) for el in found)
     if consent == 0:
         return None
-    chrome_test = _chrome_test(total)  # nav, header, footer, banners; not a wrapper of the page
-    # (chrome_test holds only for a chrome candidate: only those and the consent containers are asked)
+    held: dict = {}  # the visible characters of each chrome candidate measured (summed again below)
+
+    def chrome_test(el) -> bool:
+        """``page._chrome_test(total)`` of a chrome candidate: nav, header, footer, banners; not
+        a wrapper of the page."""
+        if el in holders:
+            return False
+        n = held[el] = len(visible_text(el))
+        return _chrome_span(el, n, total)
+
+    # (only the chrome candidates and the consent containers are asked)
     asked = consent_els | chrome_candidates(index)
     chrome_els = _outermost(body, asked, lambda el: el in consent_els or chrome_test(el))
-    chrome = sum(len(visible_text(el)) for el in chrome_els if el not in consent_els)
+    chrome = sum(held[el] for el in chrome_els if el not in consent_els)
     ident = _ident(found[0])
     return {"container": f"{found[0].tag}.{ident}"[:80], "consent_chars": consent, "chrome_chars": chrome,
             "other_chars": max(0, total - consent - chrome)}
@@ -247,19 +251,36 @@ def _is_choice(el) -> bool:
     return el.tag != "input" or (el.get("type") or "").lower() in ("submit", "button")
 
 
+def _body_choices(doc: HtmlElement, body: HtmlElement, index: PageIndex) -> int:
+    """``sum(1 for el in body.iter(*_CHOICES) if _is_choice(el))`` for ``body`` in ``doc``: the
+    document's controls (its links and buttons listed by ``index``, its submit inputs among the
+    index's form fields), less those outside ``body`` (the elements above it up to ``doc`` and
+    what lies beside them: the head), instead of a walk of the whole body."""
+    n = len(index.tagged["a"]) + len(index.tagged["button"])
+    n += sum(1 for el in index.form_fields if el.tag == "input" and _is_choice(el))
+    node = body
+    while node is not doc:
+        parent = node.getparent()
+        n -= sum(1 for sib in parent if sib is not node for c in sib.iter(*_CHOICES) if _is_choice(c))
+        if parent.tag in _CHOICES and _is_choice(parent):
+            n -= 1
+        node = parent
+    return n
+
+
 def choice_controls(doc: HtmlElement, *, index: PageIndex | None = None) -> int:
     """Links, buttons and submit inputs inside the page outside its chrome (nav, header, footer,
     aside, or an element of a chrome role, or inside one): the body's controls, less those inside
     each outermost chrome element, which the document's ``PageIndex`` names (``index`` when the
     caller has it), instead of an ancestor walk from each control."""
-    body = doc.find(".//body")
+    index = index or PageIndex(doc)
+    body = find_below(doc, "body", index)
     if body is None:
         body = doc
-    index = index or PageIndex(doc)
     roles = index.roles
     marked = set(index.chrome_tags)
     marked.update(el for value, el in zip(roles.values, roles.owners) if value.lower() in _CHROME_ROLE)
-    n = sum(1 for el in body.iter(*_CHOICES) if _is_choice(el))
+    n = _body_choices(doc, body, index)
     for el in marked:  # (each chrome element once; the count does not depend on the order)
         above = list(el.iterancestors())
         if any(a in marked for a in above):
@@ -287,8 +308,8 @@ def page_signals(doc: HtmlElement, *, index: PageIndex | None = None, body_text:
     """The structural signals the interstitial detectors read (see gatecrawl.core.validate).
     ``index``: the document's ``PageIndex``, ``body_text``: ``visible_text`` of its body, when
     the caller has them."""
-    t = doc.find(".//title")
     index = index or PageIndex(doc)
+    t = find_below(doc, "title", index)
     return {
         "document_title": norm_space(t.text_content()) if t is not None else "",
         "consent": consent_dialog(doc, index=index, body_text=body_text),

@@ -203,7 +203,7 @@ def _mostly_gone(el, gone: set) -> bool:
 def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (),
                 exclude_selectors: Sequence[str] = (), keep_comments: bool = False,
                 keep_bylines: bool = False, keep_captions: bool = False,
-                agreement: bool = True, page_type: str | None = None, url: str = "") -> Selection:
+                agreement: bool = True, page_type: str | None = None, url: str = "", index=None) -> Selection:
     """Select the main content of ``doc`` (see the module docstring).
 
     An internal error propagates: ``convert()`` turns it into a ``converter_error`` drop.
@@ -211,15 +211,15 @@ def select_main(doc: lxml.html.HtmlElement, *, main_selectors: Sequence[str] = (
     return _select_main(doc, main_selectors=main_selectors,
                         exclude_selectors=exclude_selectors, keep_comments=keep_comments,
                         keep_bylines=keep_bylines, keep_captions=keep_captions,
-                        agreement=agreement, page_type=page_type, url=url)
+                        agreement=agreement, page_type=page_type, url=url, index=index)
 
 
 def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                  keep_bylines=False, keep_captions=False, agreement=True, page_type=None,
-                 url="") -> Selection:
+                 url="", index=None) -> Selection:
     fired: set[str] = set()
     if page_type is None:
-        guess = pagetype.detect_page_type(doc, url)
+        guess = pagetype.detect_page_type(doc, url, index=index)
     else:
         guess = pagetype.PageTypeGuess(page_type, ("recipe",), pinned=True)
     skip = PROFILES.get(guess.type, frozenset())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, unquote, urljoin, urlsplit
 
+from gatecrawl.core.pageindex import PageIndex
 from gatecrawl.core.route import page_type, url_says_pdf
 
 
@@ -45,26 +46,32 @@ def _http(u: str) -> str | None:
     return u if scheme in ("http", "https") else None
 
 
-def find_pdf_viewer_source(doc, base_url: str) -> str | None:
+#: the elements that can show a PDF, with the attributes that can name it
+_VIEWER_ATTRS = {"embed": ("src",), "object": ("data",), "iframe": ("src", "data-src"), "frame": ("src",)}
+
+
+def find_pdf_viewer_source(doc, base_url: str, *, index: PageIndex | None = None) -> str | None:
     """The absolute http(s) URL of a PDF shown by this HTML page, or None.
 
     Looks, in document order, at ``<embed src>``, ``<object data>``, ``<iframe src>`` and
     ``<frame src>``: a pdf.js-style viewer URL (``viewer.html?file=...`` or ``#file=...``) yields
     its inner file URL (resolved against the viewer URL); otherwise a ``.pdf`` path or
     ``type="application/pdf"`` makes the element's own URL the answer. ``<base href>`` is honoured.
+    ``index``: the document's ``PageIndex`` when the caller has it (a page without any of those
+    elements is answered without a scan).
     """
+    if index is not None and not any(index.tagged[tag] for tag in _VIEWER_ATTRS):
+        return None
     base = base_url
     for b in doc.iter("base"):
         href = (b.get("href") or "").strip()
         if href:
             base = urljoin(base_url, href)
             break
-    attrs = {"embed": ("src",), "object": ("data",), "iframe": ("src", "data-src"),
-             "frame": ("src",)}
-    for el in doc.iter("embed", "object", "iframe", "frame"):
+    for el in doc.iter(*_VIEWER_ATTRS):
         tag = el.tag if isinstance(el.tag, str) else ""
         typ = (el.get("type") or "").split(";")[0].strip().lower()
-        for attr in attrs.get(tag.lower(), ()):
+        for attr in _VIEWER_ATTRS.get(tag.lower(), ()):
             raw = (el.get(attr) or "").strip()
             if not raw or raw.lower().startswith(("javascript:", "data:", "about:")):
                 continue
