@@ -492,12 +492,18 @@ def _item_page(n: int, extra_prose: int = 0) -> lxml.html.HtmlElement:
 def test_listing_rescue_thresholds(n, prose, selected, rescued):
     from gatecrawl.core.extract import (LISTING_RESCUE_MAX_RATIO, LISTING_RESCUE_MIN_ITEMS,
                                         LISTING_RESCUE_MIN_SHARE, _listing_rescue)
+    from gatecrawl.core.extract.dom import _text_len
 
     assert (LISTING_RESCUE_MIN_ITEMS, LISTING_RESCUE_MIN_SHARE, LISTING_RESCUE_MAX_RATIO) == (8, 0.1, 0.15)
-    got = _listing_rescue(_item_page(n, prose), selected)
+    page = _item_page(n, prose)
+    got = _listing_rescue(page, selected)
     assert (got is not None) == rescued
     if rescued:
         assert got.tag == "ul" and got.get("class") == "products"
+    # the page's size handed over by the caller decides as the measured one
+    assert _listing_rescue(page, selected, _text_len(page)) is got
+    # (and is read: a page said to be tiny makes any selection too large to rescue)
+    assert _listing_rescue(page, selected, selected) is None
 
 
 def test_whitespace_collapse_is_the_regex_one():

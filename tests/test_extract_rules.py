@@ -280,3 +280,21 @@ def test_the_any_rule_prefilter_matches_where_a_rule_does():
     for w in words:
         any_rule = any(rx.search(w) for _name, rx in _PATTERN_LRULES)
         assert bool(_ANY_BOUNDED_LRX.search(w) or _ANY_LOOSE_LRX.search(w)) == any_rule, w
+
+
+def test_a_rule_named_inside_a_removed_block_is_still_recorded():
+    """``_clean_patterns`` does not judge again the elements inside a block it removed once
+    their rule name is recorded; a name not recorded yet (a share bar inside a removed menu)
+    still is, and the elements it names are out of the page with their block."""
+    import lxml.html
+
+    from gatecrawl.core.extract.patterns import _clean_patterns
+
+    body = lxml.html.fromstring(
+        "<body><div>" + prose(4) + "</div><div class='site-nav'><ul>"
+        + "".join(f"<li class='menu-item'><a href='/s{i}'>Section {i}</a></li>" for i in range(5))
+        + "</ul><div class='share-buttons'><a href='/s'>Share</a></div></div></body>")
+    fired: set = set()
+    _clean_patterns(body, keep_comments=False, fired=fired)
+    assert {"exclude_nav", "exclude_share_bar"} <= fired
+    assert "Section" not in body.text_content() and "Share" not in body.text_content()

@@ -313,6 +313,11 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             return "size"  # a page-level wrapper carrying a boilerplate-looking word
         return None
 
+    # the elements inside the blocks removed so far: their removal changes nothing the rest
+    # of this function reads (later candidates are not inside them, or inside them too, and
+    # the heading and teaser rules walk ``root``), so such an element is judged only for the
+    # rule name it would record (see below)
+    inside_removed: set = set()
     for el, a in candidates:
         if el is root or el.getparent() is None:  # (candidates are elements)
             continue
@@ -331,8 +336,12 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             rule = _classify_attrs(a)
         if rule is None or anc is None:
             continue
+        if el in inside_removed and ("exclude_post_comments" if rule in skip else rule) in fired:
+            continue  # (the one effect its judgement could have: the name is recorded already)
         why = _kept_by(el, rule)
         if why is None:
+            if len(el):
+                inside_removed.update(el.iterdescendants())
             _drop(el)
             if rule in skip:  # (only comments under one post of a thread get here)
                 fired.add("exclude_post_comments")
