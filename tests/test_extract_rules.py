@@ -250,7 +250,8 @@ def test_every_recorded_rule_name_is_registered():
 
 def test_protected_blocks_collects_the_rule_candidates_of_its_walk():
     """``_clean_patterns`` reads the pattern rules' candidates from the keep rules' walk: the
-    list must be ``_rule_candidates`` of the same tree (class, id, role, or a rule's tag)."""
+    list must be ``_rule_candidates`` of the same tree: the elements a rule names (by tag, role,
+    or class/id words), but no structural element, each with its rule."""
     import lxml.html
 
     from gatecrawl.core.extract.patterns import _protected_blocks, _rule_candidates
@@ -258,12 +259,15 @@ def test_protected_blocks_collects_the_rule_candidates_of_its_walk():
     body = lxml.html.fromstring(
         "<body><div class='byline'>By A</div><nav><a href='/'>Home</a></nav><p id='x'>Text</p>"
         "<section role='search'><menu><li>one</li></menu></section><aside>side</aside>"
-        "<footer class=''>f</footer><span>plain</span><figure><figcaption>c</figcaption></figure></body>")
+        "<footer class=''>f</footer><span>plain</span><figure><figcaption>c</figcaption></figure>"
+        "<div role='dialog' aria-modal='false' class='drawer'>d</div><div role='dialog'>m</div>"
+        "<div class='share-tools'>s</div><li class='share-item'>i</li></body>")
     got: list = []
     _protected_blocks(body, set(), got)
     assert got == _rule_candidates(body)
-    assert [el.tag for el, _a in got] == ["div", "nav", "p", "section", "menu", "aside", "footer"]
-    assert [a for _el, a in got] == ["byline", "", "x", "", "", "", ""]
+    assert [(el.tag, rule) for el, rule in got] == [
+        ("nav", "exclude_nav"), ("section", "exclude_nav"), ("menu", "exclude_nav"), ("aside", "exclude_sidebar"),
+        ("footer", "exclude_footer"), ("div", "exclude_cookie_banner"), ("div", "exclude_share_bar")]
 
 
 def test_the_any_rule_prefilter_matches_where_a_rule_does():

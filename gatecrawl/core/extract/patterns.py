@@ -194,25 +194,32 @@ _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "t
 def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None) -> dict:
     """Captions and bylines (keep rules). Returns the protected elements, each mapped to
     its kind (``"caption"`` or ``"byline"``), in document order. ``rule_candidates``: a list
-    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass), with
-    the class/id strings this walk builds."""
+    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass): the
+    class/id strings this walk builds name the rules, and the elements no rule names (most of
+    a page) are not handed over."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     for el in root.iter("figcaption", "caption"):
         protected[el] = "caption"
         fired.add("keep_caption")
     keep_kind = _keep_kind
     rule_tags = _TAG_RULES
+    named = _named_rule
+    structural = _STRUCTURAL_KEEP
     collect = rule_candidates.append if rule_candidates is not None else None
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
         get = el.get
         cls, ident = get("class"), get("id")
         if cls is None and ident is None:
             if collect is not None and (get("role") is not None or el.tag in rule_tags):
-                collect((el, ""))
+                rule = named(el, "")
+                if rule is not None and el.tag not in structural:
+                    collect((el, rule))
             continue
         a = f"{cls or ''} {ident or ''}".strip()  # (``_attrs``)
         if collect is not None:
-            collect((el, a))
+            rule = named(el, a)
+            if rule is not None and el.tag not in structural:
+                collect((el, rule))
         kind = keep_kind(a)
         if kind is None:
             continue
@@ -230,18 +237,35 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
 
 
 def _rule_candidates(root: lxml.etree._Element) -> list:
-    """The elements below ``root`` a pattern rule can name, in document order: a class, an id
-    or a role, or a nav/aside/footer/menu tag (the XPath ``.//*[@class or @id or @role or
-    self::nav or ...]``, as one loop: faster than building the XPath node set); each as
-    ``(element, _attrs(element))``."""
+    """The elements below ``root`` a pattern rule names (see :func:`_named_rule`), in document
+    order, each as ``(element, rule)``; structural elements (paragraphs, headings, list items,
+    cells ...: ``_STRUCTURAL_KEEP``) left out, as the rules never remove them. (What
+    ``_protected_blocks`` collects in its walk; this is its plain statement.)"""
     out = []
-    append = out.append
-    tags = _TAG_RULES
     for el in root.iterdescendants(lxml.etree.Element):
-        get = el.get
-        if get("class") is not None or get("id") is not None or get("role") is not None or el.tag in tags:
-            append((el, _attrs(el)))
+        rule = _named_rule(el, _attrs(el))
+        if rule is not None and el.tag not in _STRUCTURAL_KEEP:
+            out.append((el, rule))
     return out
+
+
+def _named_rule(el: lxml.etree._Element, a: str) -> str | None:
+    """The pattern rule that names ``el`` (``a``: its ``_attrs`` string), or None: its tag's
+    rule (nav, aside, footer, menu), else its ARIA role's, else its class/id words' (see
+    :func:`_classify_attrs`). A dialog the page declares non-modal (``aria-modal="false"``:
+    a drawer or sheet in the page, such as a product's details panel) is no overlay: its
+    role names no rule and its class words decide. Pure: the same element and string give
+    the same answer."""
+    rule = _TAG_RULES.get(el.tag)
+    if rule is not None:
+        return rule
+    role = el.get("role")
+    if role:
+        role = role.strip().lower()
+        if role in _ROLE_RULES and not (
+                role in _DIALOG_ROLES and (el.get("aria-modal") or "").strip().lower() == "false"):
+            return _ROLE_RULES[role]
+    return _classify_attrs(a) if a else None
 
 
 #: the class/id words of a thread's post (a question, an answer, a message)
@@ -318,23 +342,8 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     # the heading and teaser rules walk ``root``), so such an element is judged only for the
     # rule name it would record (see below)
     inside_removed: set = set()
-    for el, a in candidates:
-        if el is root or el.getparent() is None:  # (candidates are elements)
-            continue
-        if el in protected or el.tag in _STRUCTURAL_KEEP:
-            continue
-        anc = el.getparent()
-        rule = _TAG_RULES.get(el.tag)
-        role = el.get("role")
-        role = role.strip().lower() if role else ""
-        if rule is None and role in _ROLE_RULES and not (
-                role in _DIALOG_ROLES and (el.get("aria-modal") or "").strip().lower() == "false"):
-            # a dialog the page declares non-modal (aria-modal="false": a drawer or sheet in
-            # the page, such as a product's details panel) is no overlay: class rules decide
-            rule = _ROLE_RULES[role]
-        if rule is None and a:
-            rule = _classify_attrs(a)
-        if rule is None or anc is None:
+    for el, rule in candidates:
+        if el.getparent() is None or el in protected:
             continue
         if el in inside_removed and ("exclude_post_comments" if rule in skip else rule) in fired:
             continue  # (the one effect its judgement could have: the name is recorded already)
