@@ -302,3 +302,34 @@ def test_a_rule_named_inside_a_removed_block_is_still_recorded():
     _clean_patterns(body, keep_comments=False, fired=fired)
     assert {"exclude_nav", "exclude_share_bar"} <= fired
     assert "Section" not in body.text_content() and "Share" not in body.text_content()
+
+
+def test_protected_blocks_read_from_an_earlier_walk_are_the_walked_ones():
+    """``_protected_blocks(root, known=kinds)`` (the class words of an earlier walk of a larger
+    tree, which has lost elements since) gives what a walk of ``root`` gives: the same blocks in
+    the same order, sizes measured again (a byline grown small by a removal is protected now),
+    nothing outside ``root`` or removed, never ``root`` itself."""
+    import lxml.html
+
+    from gatecrawl.core.extract.patterns import _protected_blocks
+
+    long_ = "a long line of words " * 12
+    body = lxml.html.fromstring(
+        "<body><div class='byline'>By A</div><div id='main' class='author'>"
+        "<p class='caption'>cap</p><div class='byline'>By B<span class='ad'>" + long_ + "</span></div>"
+        "<figure><figcaption>c</figcaption></figure><a rel='author' href='/a'>A</a>"
+        "<div class='dateline'><span class='credit'>gone</span></div></div></body>")
+    kinds: list = []
+    fired: set = set()
+    _protected_blocks(body, fired, kinds=kinds)
+    assert [el.get("class") for el, _k in kinds] == ["byline", "author", "caption", "byline", "dateline", "credit"]
+    root = body.get_element_by_id("main")
+    root.getparent().remove(root)
+    for el in root.iter("span"):
+        el.getparent().remove(el)  # the ad goes (By B is short now), the credit too
+    walked_fired: set = set()
+    walked = _protected_blocks(root, walked_fired)
+    known_fired: set = set()
+    known = _protected_blocks(root, known_fired, known=kinds)
+    assert list(known.items()) == list(walked.items()) and known_fired == walked_fired
+    assert [el.text_content() for el in known] == ["c", "cap", "By B", "", "A"]

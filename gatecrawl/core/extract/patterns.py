@@ -8,8 +8,9 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_alternatives, _attr_matcher, _attrs, _drop, _is_el, _rx, _short_lengths,
-    _squash, _text_len, collapsed_menu_chars)
+from gatecrawl.core.extract.dom import (_alternatives, _attr_matcher, _attrs, _drop, _rx, _squash, _text_len,
+    collapsed_menu_chars)
+from gatecrawl.core.extract.listing import _drop_teaser_lists
 
 
 # (rule name, pattern on "class id" attributes). Order matters only for naming when
@@ -191,19 +192,34 @@ _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "t
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
 
-def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None) -> dict:
+def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None,
+                      kinds: list | None = None, known: list | None = None) -> dict:
     """Captions and bylines (keep rules). Returns the protected elements, each mapped to
     its kind (``"caption"`` or ``"byline"``), in document order. ``rule_candidates``: a list
     that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass): the
     class/id strings this walk builds name the rules, and the elements no rule names (most of
-    a page) are not handed over."""
+    a page) are not handed over.
+
+    ``kinds``: a list that receives ``(element, kind)`` for each element below ``root`` whose
+    class/id words name a kind (protected or not: its size decides), in document order.
+    ``known``: such a list from an earlier call on a tree that ``root`` is a part of, changed
+    since by removals only: the elements' class and id words are read from it, for those still
+    below ``root``, instead of walking ``root`` (sizes are measured again: a removal can make
+    a block small enough)."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     for el in root.iter("figcaption", "caption"):
         protected[el] = "caption"
         fired.add("keep_caption")
+    if known is not None:
+        for el, kind in known:
+            if any(a is root for a in el.iterancestors()):
+                _protect(el, kind, protected, fired)
+        _protect_authors(root, protected, fired)
+        return protected
     keep_kind = _keep_kind
     rule_tags = _TAG_RULES
     named = _named_rule
+    classify = _classify_attrs
     structural = _STRUCTURAL_KEEP
     collect = rule_candidates.append if rule_candidates is not None else None
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
@@ -217,23 +233,40 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
             continue
         a = f"{cls or ''} {ident or ''}".strip()  # (``_attrs``)
         if collect is not None:
-            rule = named(el, a)
-            if rule is not None and el.tag not in structural:
+            tag = el.tag
+            if tag in rule_tags or get("role"):
+                rule = named(el, a)
+            else:  # (``_named_rule`` without a tag rule or a role, inlined: most elements)
+                rule = classify(a) if a else None
+            if rule is not None and tag not in structural:
                 collect((el, rule))
         kind = keep_kind(a)
         if kind is None:
             continue
-        if kind == "caption" and _text_len(el) < 600:
-            protected.setdefault(el, "caption")
-            fired.add("keep_caption")
-        elif kind == "byline" and _text_len(el) < 200:
-            protected.setdefault(el, "byline")
-            fired.add("keep_byline")
+        if kinds is not None:
+            kinds.append((el, kind))
+        _protect(el, kind, protected, fired)
+    _protect_authors(root, protected, fired)
+    return protected
+
+
+def _protect(el: lxml.etree._Element, kind: str, protected: dict, fired: set[str]) -> None:
+    """A block whose class/id words name a caption (under 600 characters) or a byline (under
+    200) is protected, unless it is already."""
+    if kind == "caption" and _text_len(el) < 600:
+        protected.setdefault(el, "caption")
+        fired.add("keep_caption")
+    elif kind == "byline" and _text_len(el) < 200:
+        protected.setdefault(el, "byline")
+        fired.add("keep_byline")
+
+
+def _protect_authors(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """Links to the author (``rel="author"``) are bylines."""
     for el in root.iter("a"):
         if el.get("rel") == "author":
             protected.setdefault(el, "byline")
             fired.add("keep_byline")
-    return protected
 
 
 def _rule_candidates(root: lxml.etree._Element) -> list:
@@ -294,15 +327,16 @@ def _modal(el) -> bool:
 
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
                     skip: frozenset = frozenset(), text_chars: int | None = None,
-                    guarded: list | None = None) -> None:
+                    guarded: list | None = None, kinds: list | None = None) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
     in ``skip`` (the page type's profile) do not apply. ``text_chars``: ``root``'s visible
     characters when the caller has measured them. ``guarded`` collects ``(element, rule)``
     for the class-word matches that stayed only because of their size (the prose and
-    half-page guards): the second opinion decides on them later (``exclude_unconfirmed_guarded``)."""
+    half-page guards): the second opinion decides on them later (``exclude_unconfirmed_guarded``).
+    ``kinds`` receives the keep rules' class-word matches (see :func:`_protected_blocks`)."""
     total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
     candidates: list = []  # (``_rule_candidates(root)``: nothing changes the tree before the rules' loop)
-    protected = _protected_blocks(root, fired, candidates)
+    protected = _protected_blocks(root, fired, candidates, kinds)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}
     for p in root.iter("p"):
@@ -424,58 +458,6 @@ def _link_share(el: lxml.etree._Element) -> float:
         return 0.0
     n = _text_len(el)
     return sum(_text_len(a) for a in links) / n if n else 0.0
-
-
-def _looks_like_teaser(item: lxml.etree._Element) -> bool:
-    links = [a for a in item.iter("a") if a.get("href")]
-    if not links:
-        return False  # (looked at first: an item without links is not measured)
-    n = _text_len(item)
-    if n == 0 or n > 600:
-        return False
-    headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
-                 if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
-    pictured = any(True for a in links if any(True for _ in a.iter("img")))
-    # (a headed item is a teaser whatever its text ends with: its text is not read)
-    truncated = not headed and item.text_content().rstrip().endswith(("...", "…", "[…]", "[...]"))
-    if not (headed or pictured or truncated or any(True for _ in item.iter("time"))):
-        return False
-    link_chars = sum(_text_len(a) for a in links)
-    return headed or truncated or link_chars >= 0.2 * n or n < 120
-
-
-def _drop_teaser_lists(root, total, protected, fired) -> None:
-    """Containers whose children are mostly teasers (link + heading/image/date, short)."""
-    # Containers of 3+ items, measured once before the loop (a removal comes after the
-    # removed element's visit and changes only the text around it, not what is visited later)
-    # and bottom-up: one around a container over half the page is over half the page too.
-    cands = [el for el in root.iter("div", "section", "ul", "ol")
-             if len(el) >= 3 and el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
-    at_most_half = _short_lengths(cands, int(0.5 * total) + 1)
-    for el in cands:
-        if el.getparent() is None or el not in at_most_half:
-            continue
-        items = [c for c in el if _is_el(c)]
-        if _mostly_teasers(items):
-            _drop(el)
-            fired.add("exclude_related")
-
-
-def _mostly_teasers(items: list) -> bool:
-    """At least 3 of ``items``, and at least 60% of them, look like teasers. The items are
-    looked at in order until the answer is known (the test is pure)."""
-    need = max(3, 0.6 * len(items))
-    teasers = 0
-    left = len(items)
-    for c in items:
-        if teasers + left < need:
-            return False
-        left -= 1
-        if _looks_like_teaser(c):
-            teasers += 1
-            if teasers >= need:
-                return True
-    return False
 
 
 #: class/id words of a product page's reviews block (and ``itemprop="review"``)

@@ -288,10 +288,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             break
 
     guarded: list = []
+    kinds: list = []  # the keep rules' class-word matches (read again by ``_protected_blocks``)
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
         _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip,
-                        text_chars=None if exclude_selectors else page_chars, guarded=guarded)
+                        text_chars=None if exclude_selectors else page_chars, guarded=guarded, kinds=kinds)
         if guess.type == "product":
             _drop_reviews(body, fired)
         scores = _Scores(body)
@@ -357,11 +358,13 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     root.tail = None
     if rule == "recipe_selector":
         _recipe_exclude(root, exclude_selectors, fired)
-        _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip)
+        _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip, kinds=kinds)
         if guess.type == "product":
             _drop_reviews(root, fired)
     _clean_links(root, fired, skip)
-    protected = _protected_blocks(root, fired)  # also records the keep rules that apply
+    # (also records the keep rules that apply; the tree has only lost elements since the
+    # pattern rules' walk, which read their class words)
+    protected = _protected_blocks(root, fired, known=kinds)
     _drop_popovers(root, fired)
     _drop_author_bios(root, protected, fired)
     if "exclude_inline_teaser" not in skip:
