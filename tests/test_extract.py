@@ -492,12 +492,18 @@ def _item_page(n: int, extra_prose: int = 0) -> lxml.html.HtmlElement:
 def test_listing_rescue_thresholds(n, prose, selected, rescued):
     from gatecrawl.core.extract import (LISTING_RESCUE_MAX_RATIO, LISTING_RESCUE_MIN_ITEMS,
                                         LISTING_RESCUE_MIN_SHARE, _listing_rescue)
+    from gatecrawl.core.extract.dom import _text_len
 
     assert (LISTING_RESCUE_MIN_ITEMS, LISTING_RESCUE_MIN_SHARE, LISTING_RESCUE_MAX_RATIO) == (8, 0.1, 0.15)
-    got = _listing_rescue(_item_page(n, prose), selected)
+    page = _item_page(n, prose)
+    got = _listing_rescue(page, selected)
     assert (got is not None) == rescued
     if rescued:
         assert got.tag == "ul" and got.get("class") == "products"
+    # the page's size handed over by the caller decides as the measured one
+    assert _listing_rescue(page, selected, _text_len(page)) is got
+    # (and is read: a page said to be tiny makes any selection too large to rescue)
+    assert _listing_rescue(page, selected, selected) is None
 
 
 def test_whitespace_collapse_is_the_regex_one():
@@ -734,3 +740,37 @@ def test_density_best_reads_the_scoring_walk_as_a_walk_of_the_tree_would():
     best = scores.best(body)
     assert best is not None and best.get("id") == "inner"  # outer scores the same: inner is deeper
     assert scores.best(body.get_element_by_id("outer")) is best
+
+
+def test_preclean_measures_no_control_inside_a_minor_one_and_defers_nothing_removed():
+    """``_preclean`` does not measure the controls inside a control that does not hold most of
+    the text (they hold less), but does inside one that does; a hidden block inside a hidden
+    block it removed is gone with it, never handed back as deferred."""
+    import gatecrawl.core.extract.preclean as pre
+
+    prose_ = "<p>" + "Words of the page that a reader sees. " * 20 + "</p>"
+    body = lxml.html.document_fromstring(
+        "<html><body>" + prose_ + "<select><option>one</option><option>two</option></select>"
+        "<button><span>" + "Swallowed text of the page after an unclosed button. " * 40 + "</span>"
+        "<select><option>" + "An option as long as the page itself, or nearly. " * 30 + "</option></select></button>"
+        "<div hidden><div aria-hidden='true'>inner copy</div></div>"
+        "<div aria-hidden='true'>slide</div></body></html>").find("body")
+    measured: list = []
+    real = pre._text_len
+
+    def spy(el):
+        measured.append(el.tag)
+        return real(el)
+
+    fired: set = set()
+    try:
+        pre._text_len = spy
+        deferred = pre._preclean(body, fired, defer_aria=True)
+    finally:
+        pre._text_len = real
+    # the page, the first select (its options are not measured), the button (dominant: kept as
+    # a div), the select inside it (not its option); then the page again, the hidden block (not
+    # the block inside it) and the slide
+    assert measured == ["body", "select", "button", "select", "body", "div", "div"]
+    assert "keep_dominant_block" in fired and "exclude_hidden" in fired
+    assert [el.text for el in deferred] == ["slide"]

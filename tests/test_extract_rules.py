@@ -250,7 +250,8 @@ def test_every_recorded_rule_name_is_registered():
 
 def test_protected_blocks_collects_the_rule_candidates_of_its_walk():
     """``_clean_patterns`` reads the pattern rules' candidates from the keep rules' walk: the
-    list must be ``_rule_candidates`` of the same tree (class, id, role, or a rule's tag)."""
+    list must be ``_rule_candidates`` of the same tree: the elements a rule names (by tag, role,
+    or class/id words), but no structural element, each with its rule."""
     import lxml.html
 
     from gatecrawl.core.extract.patterns import _protected_blocks, _rule_candidates
@@ -258,12 +259,15 @@ def test_protected_blocks_collects_the_rule_candidates_of_its_walk():
     body = lxml.html.fromstring(
         "<body><div class='byline'>By A</div><nav><a href='/'>Home</a></nav><p id='x'>Text</p>"
         "<section role='search'><menu><li>one</li></menu></section><aside>side</aside>"
-        "<footer class=''>f</footer><span>plain</span><figure><figcaption>c</figcaption></figure></body>")
+        "<footer class=''>f</footer><span>plain</span><figure><figcaption>c</figcaption></figure>"
+        "<div role='dialog' aria-modal='false' class='drawer'>d</div><div role='dialog'>m</div>"
+        "<div class='share-tools'>s</div><li class='share-item'>i</li></body>")
     got: list = []
     _protected_blocks(body, set(), got)
     assert got == _rule_candidates(body)
-    assert [el.tag for el, _a in got] == ["div", "nav", "p", "section", "menu", "aside", "footer"]
-    assert [a for _el, a in got] == ["byline", "", "x", "", "", "", ""]
+    assert [(el.tag, rule) for el, rule in got] == [
+        ("nav", "exclude_nav"), ("section", "exclude_nav"), ("menu", "exclude_nav"), ("aside", "exclude_sidebar"),
+        ("footer", "exclude_footer"), ("div", "exclude_cookie_banner"), ("div", "exclude_share_bar")]
 
 
 def test_the_any_rule_prefilter_matches_where_a_rule_does():
@@ -280,3 +284,52 @@ def test_the_any_rule_prefilter_matches_where_a_rule_does():
     for w in words:
         any_rule = any(rx.search(w) for _name, rx in _PATTERN_LRULES)
         assert bool(_ANY_BOUNDED_LRX.search(w) or _ANY_LOOSE_LRX.search(w)) == any_rule, w
+
+
+def test_a_rule_named_inside_a_removed_block_is_still_recorded():
+    """``_clean_patterns`` does not judge again the elements inside a block it removed once
+    their rule name is recorded; a name not recorded yet (a share bar inside a removed menu)
+    still is, and the elements it names are out of the page with their block."""
+    import lxml.html
+
+    from gatecrawl.core.extract.patterns import _clean_patterns
+
+    body = lxml.html.fromstring(
+        "<body><div>" + prose(4) + "</div><div class='site-nav'><ul>"
+        + "".join(f"<li class='menu-item'><a href='/s{i}'>Section {i}</a></li>" for i in range(5))
+        + "</ul><div class='share-buttons'><a href='/s'>Share</a></div></div></body>")
+    fired: set = set()
+    _clean_patterns(body, keep_comments=False, fired=fired)
+    assert {"exclude_nav", "exclude_share_bar"} <= fired
+    assert "Section" not in body.text_content() and "Share" not in body.text_content()
+
+
+def test_protected_blocks_read_from_an_earlier_walk_are_the_walked_ones():
+    """``_protected_blocks(root, known=kinds)`` (the class words of an earlier walk of a larger
+    tree, which has lost elements since) gives what a walk of ``root`` gives: the same blocks in
+    the same order, sizes measured again (a byline grown small by a removal is protected now),
+    nothing outside ``root`` or removed, never ``root`` itself."""
+    import lxml.html
+
+    from gatecrawl.core.extract.patterns import _protected_blocks
+
+    long_ = "a long line of words " * 12
+    body = lxml.html.fromstring(
+        "<body><div class='byline'>By A</div><div id='main' class='author'>"
+        "<p class='caption'>cap</p><div class='byline'>By B<span class='ad'>" + long_ + "</span></div>"
+        "<figure><figcaption>c</figcaption></figure><a rel='author' href='/a'>A</a>"
+        "<div class='dateline'><span class='credit'>gone</span></div></div></body>")
+    kinds: list = []
+    fired: set = set()
+    _protected_blocks(body, fired, kinds=kinds)
+    assert [el.get("class") for el, _k in kinds] == ["byline", "author", "caption", "byline", "dateline", "credit"]
+    root = body.get_element_by_id("main")
+    root.getparent().remove(root)
+    for el in root.iter("span"):
+        el.getparent().remove(el)  # the ad goes (By B is short now), the credit too
+    walked_fired: set = set()
+    walked = _protected_blocks(root, walked_fired)
+    known_fired: set = set()
+    known = _protected_blocks(root, known_fired, known=kinds)
+    assert list(known.items()) == list(walked.items()) and known_fired == walked_fired
+    assert [el.text_content() for el in known] == ["c", "cap", "By B", "", "A"]

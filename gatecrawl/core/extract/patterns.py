@@ -8,8 +8,9 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_alternatives, _attr_matcher, _attrs, _drop, _is_el, _rx, _short_lengths,
-    _squash, _text_len, collapsed_menu_chars)
+from gatecrawl.core.extract.dom import (_alternatives, _attr_matcher, _attrs, _drop, _rx, _squash, _text_len,
+    collapsed_menu_chars)
+from gatecrawl.core.extract.listing import _drop_teaser_lists
 
 
 # (rule name, pattern on "class id" attributes). Order matters only for naming when
@@ -191,57 +192,113 @@ _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "t
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
 
-def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None) -> dict:
+def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidates: list | None = None,
+                      kinds: list | None = None, known: list | None = None) -> dict:
     """Captions and bylines (keep rules). Returns the protected elements, each mapped to
     its kind (``"caption"`` or ``"byline"``), in document order. ``rule_candidates``: a list
-    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass), with
-    the class/id strings this walk builds."""
+    that receives ``_rule_candidates(root)`` from the same walk (the caller's next pass): the
+    class/id strings this walk builds name the rules, and the elements no rule names (most of
+    a page) are not handed over.
+
+    ``kinds``: a list that receives ``(element, kind)`` for each element below ``root`` whose
+    class/id words name a kind (protected or not: its size decides), in document order.
+    ``known``: such a list from an earlier call on a tree that ``root`` is a part of, changed
+    since by removals only: the elements' class and id words are read from it, for those still
+    below ``root``, instead of walking ``root`` (sizes are measured again: a removal can make
+    a block small enough)."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     for el in root.iter("figcaption", "caption"):
         protected[el] = "caption"
         fired.add("keep_caption")
+    if known is not None:
+        for el, kind in known:
+            if any(a is root for a in el.iterancestors()):
+                _protect(el, kind, protected, fired)
+        _protect_authors(root, protected, fired)
+        return protected
     keep_kind = _keep_kind
     rule_tags = _TAG_RULES
+    named = _named_rule
+    classify = _classify_attrs
+    structural = _STRUCTURAL_KEEP
     collect = rule_candidates.append if rule_candidates is not None else None
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
         get = el.get
         cls, ident = get("class"), get("id")
         if cls is None and ident is None:
             if collect is not None and (get("role") is not None or el.tag in rule_tags):
-                collect((el, ""))
+                rule = named(el, "")
+                if rule is not None and el.tag not in structural:
+                    collect((el, rule))
             continue
         a = f"{cls or ''} {ident or ''}".strip()  # (``_attrs``)
         if collect is not None:
-            collect((el, a))
+            tag = el.tag
+            if tag in rule_tags or get("role"):
+                rule = named(el, a)
+            else:  # (``_named_rule`` without a tag rule or a role, inlined: most elements)
+                rule = classify(a) if a else None
+            if rule is not None and tag not in structural:
+                collect((el, rule))
         kind = keep_kind(a)
         if kind is None:
             continue
-        if kind == "caption" and _text_len(el) < 600:
-            protected.setdefault(el, "caption")
-            fired.add("keep_caption")
-        elif kind == "byline" and _text_len(el) < 200:
-            protected.setdefault(el, "byline")
-            fired.add("keep_byline")
+        if kinds is not None:
+            kinds.append((el, kind))
+        _protect(el, kind, protected, fired)
+    _protect_authors(root, protected, fired)
+    return protected
+
+
+def _protect(el: lxml.etree._Element, kind: str, protected: dict, fired: set[str]) -> None:
+    """A block whose class/id words name a caption (under 600 characters) or a byline (under
+    200) is protected, unless it is already."""
+    if kind == "caption" and _text_len(el) < 600:
+        protected.setdefault(el, "caption")
+        fired.add("keep_caption")
+    elif kind == "byline" and _text_len(el) < 200:
+        protected.setdefault(el, "byline")
+        fired.add("keep_byline")
+
+
+def _protect_authors(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+    """Links to the author (``rel="author"``) are bylines."""
     for el in root.iter("a"):
         if el.get("rel") == "author":
             protected.setdefault(el, "byline")
             fired.add("keep_byline")
-    return protected
 
 
 def _rule_candidates(root: lxml.etree._Element) -> list:
-    """The elements below ``root`` a pattern rule can name, in document order: a class, an id
-    or a role, or a nav/aside/footer/menu tag (the XPath ``.//*[@class or @id or @role or
-    self::nav or ...]``, as one loop: faster than building the XPath node set); each as
-    ``(element, _attrs(element))``."""
+    """The elements below ``root`` a pattern rule names (see :func:`_named_rule`), in document
+    order, each as ``(element, rule)``; structural elements (paragraphs, headings, list items,
+    cells ...: ``_STRUCTURAL_KEEP``) left out, as the rules never remove them. (What
+    ``_protected_blocks`` collects in its walk; this is its plain statement.)"""
     out = []
-    append = out.append
-    tags = _TAG_RULES
     for el in root.iterdescendants(lxml.etree.Element):
-        get = el.get
-        if get("class") is not None or get("id") is not None or get("role") is not None or el.tag in tags:
-            append((el, _attrs(el)))
+        rule = _named_rule(el, _attrs(el))
+        if rule is not None and el.tag not in _STRUCTURAL_KEEP:
+            out.append((el, rule))
     return out
+
+
+def _named_rule(el: lxml.etree._Element, a: str) -> str | None:
+    """The pattern rule that names ``el`` (``a``: its ``_attrs`` string), or None: its tag's
+    rule (nav, aside, footer, menu), else its ARIA role's, else its class/id words' (see
+    :func:`_classify_attrs`). A dialog the page declares non-modal (``aria-modal="false"``:
+    a drawer or sheet in the page, such as a product's details panel) is no overlay: its
+    role names no rule and its class words decide. Pure: the same element and string give
+    the same answer."""
+    rule = _TAG_RULES.get(el.tag)
+    if rule is not None:
+        return rule
+    role = el.get("role")
+    if role:
+        role = role.strip().lower()
+        if role in _ROLE_RULES and not (
+                role in _DIALOG_ROLES and (el.get("aria-modal") or "").strip().lower() == "false"):
+            return _ROLE_RULES[role]
+    return _classify_attrs(a) if a else None
 
 
 #: the class/id words of a thread's post (a question, an answer, a message)
@@ -270,15 +327,16 @@ def _modal(el) -> bool:
 
 def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: set[str],
                     skip: frozenset = frozenset(), text_chars: int | None = None,
-                    guarded: list | None = None) -> None:
+                    guarded: list | None = None, kinds: list | None = None) -> None:
     """Pattern rules: tags, roles, class/id words, heading texts, teaser lists. Rules named
     in ``skip`` (the page type's profile) do not apply. ``text_chars``: ``root``'s visible
     characters when the caller has measured them. ``guarded`` collects ``(element, rule)``
     for the class-word matches that stayed only because of their size (the prose and
-    half-page guards): the second opinion decides on them later (``exclude_unconfirmed_guarded``)."""
+    half-page guards): the second opinion decides on them later (``exclude_unconfirmed_guarded``).
+    ``kinds`` receives the keep rules' class-word matches (see :func:`_protected_blocks`)."""
     total = max(1, (_text_len(root) if text_chars is None else text_chars) - collapsed_menu_chars(root))
     candidates: list = []  # (``_rule_candidates(root)``: nothing changes the tree before the rules' loop)
-    protected = _protected_blocks(root, fired, candidates)
+    protected = _protected_blocks(root, fired, candidates, kinds)
     # "Prose mass": plain (non-link) text of paragraphs with at least 100 such characters.
     prose: dict = {}
     for p in root.iter("p"):
@@ -313,26 +371,20 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             return "size"  # a page-level wrapper carrying a boilerplate-looking word
         return None
 
-    for el, a in candidates:
-        if el is root or el.getparent() is None:  # (candidates are elements)
+    # the elements inside the blocks removed so far: their removal changes nothing the rest
+    # of this function reads (later candidates are not inside them, or inside them too, and
+    # the heading and teaser rules walk ``root``), so such an element is judged only for the
+    # rule name it would record (see below)
+    inside_removed: set = set()
+    for el, rule in candidates:
+        if el.getparent() is None or el in protected:
             continue
-        if el in protected or el.tag in _STRUCTURAL_KEEP:
-            continue
-        anc = el.getparent()
-        rule = _TAG_RULES.get(el.tag)
-        role = el.get("role")
-        role = role.strip().lower() if role else ""
-        if rule is None and role in _ROLE_RULES and not (
-                role in _DIALOG_ROLES and (el.get("aria-modal") or "").strip().lower() == "false"):
-            # a dialog the page declares non-modal (aria-modal="false": a drawer or sheet in
-            # the page, such as a product's details panel) is no overlay: class rules decide
-            rule = _ROLE_RULES[role]
-        if rule is None and a:
-            rule = _classify_attrs(a)
-        if rule is None or anc is None:
-            continue
+        if el in inside_removed and ("exclude_post_comments" if rule in skip else rule) in fired:
+            continue  # (the one effect its judgement could have: the name is recorded already)
         why = _kept_by(el, rule)
         if why is None:
+            if len(el):
+                inside_removed.update(el.iterdescendants())
             _drop(el)
             if rule in skip:  # (only comments under one post of a thread get here)
                 fired.add("exclude_post_comments")
@@ -406,58 +458,6 @@ def _link_share(el: lxml.etree._Element) -> float:
         return 0.0
     n = _text_len(el)
     return sum(_text_len(a) for a in links) / n if n else 0.0
-
-
-def _looks_like_teaser(item: lxml.etree._Element) -> bool:
-    links = [a for a in item.iter("a") if a.get("href")]
-    if not links:
-        return False  # (looked at first: an item without links is not measured)
-    n = _text_len(item)
-    if n == 0 or n > 600:
-        return False
-    headed = any(True for h in item.iter("h2", "h3", "h4", "h5", "h6")
-                 if any(True for _ in h.iter("a")) or h.getparent().tag == "a")
-    pictured = any(True for a in links if any(True for _ in a.iter("img")))
-    # (a headed item is a teaser whatever its text ends with: its text is not read)
-    truncated = not headed and item.text_content().rstrip().endswith(("...", "…", "[…]", "[...]"))
-    if not (headed or pictured or truncated or any(True for _ in item.iter("time"))):
-        return False
-    link_chars = sum(_text_len(a) for a in links)
-    return headed or truncated or link_chars >= 0.2 * n or n < 120
-
-
-def _drop_teaser_lists(root, total, protected, fired) -> None:
-    """Containers whose children are mostly teasers (link + heading/image/date, short)."""
-    # Containers of 3+ items, measured once before the loop (a removal comes after the
-    # removed element's visit and changes only the text around it, not what is visited later)
-    # and bottom-up: one around a container over half the page is over half the page too.
-    cands = [el for el in root.iter("div", "section", "ul", "ol")
-             if len(el) >= 3 and el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
-    at_most_half = _short_lengths(cands, int(0.5 * total) + 1)
-    for el in cands:
-        if el.getparent() is None or el not in at_most_half:
-            continue
-        items = [c for c in el if _is_el(c)]
-        if _mostly_teasers(items):
-            _drop(el)
-            fired.add("exclude_related")
-
-
-def _mostly_teasers(items: list) -> bool:
-    """At least 3 of ``items``, and at least 60% of them, look like teasers. The items are
-    looked at in order until the answer is known (the test is pure)."""
-    need = max(3, 0.6 * len(items))
-    teasers = 0
-    left = len(items)
-    for c in items:
-        if teasers + left < need:
-            return False
-        left -= 1
-        if _looks_like_teaser(c):
-            teasers += 1
-            if teasers >= need:
-                return True
-    return False
 
 
 #: class/id words of a product page's reviews block (and ``itemprop="review"``)

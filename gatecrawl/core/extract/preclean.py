@@ -53,6 +53,8 @@ _HIDDEN_CLASS_HINTS = ("hid", "sr-only", "d-none", "offscreen", "screen", "print
 
 #: (one search for any of the hints)
 _HIDDEN_CLASS_HINT = re.compile("|".join(re.escape(h) for h in _HIDDEN_CLASS_HINTS))
+#: (its answer for a class string, cached: a page repeats its class strings)
+_hidden_class_hint = _attr_matcher(_HIDDEN_CLASS_HINT)
 
 
 def _hidden_candidates(body: lxml.etree._Element) -> list:
@@ -62,7 +64,7 @@ def _hidden_candidates(body: lxml.etree._Element) -> list:
     A Python walk: the same test as an XPath of ``contains()`` calls, about four times faster."""
     out = []
     append = out.append
-    hint = _HIDDEN_CLASS_HINT.search
+    hint = _hidden_class_hint
     for el in body.iterdescendants(lxml.etree.Element):
         get = el.get
         if get("hidden") is not None or get("aria-hidden") is not None:
@@ -91,18 +93,31 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
     removed, so the candidates' vote can still see them."""
     deferred: list = []
     total = None
+    # the elements inside a control found not to hold most of the text: none of them does
+    # (an element holds no more text than any element around it), and they are not measured
+    # (the options of a long <select>)
+    minor: set = set()
     for el in body.iter(*_SWALLOWING):
+        if el in minor:
+            continue
         if total is None:
             total = _text_len(body)
-        if total and _text_len(el) > DOMINANT_SHARE * total:
+        if not total:
+            break  # (no text: nothing holds most of it)
+        if _text_len(el) > DOMINANT_SHARE * total:
             el.tag = "div"
             fired.add("keep_dominant_block")
+        elif len(el):
+            minor.update(el.iterdescendants(*_SWALLOWING))
     # C-level removal; the text after a removed element (its tail) is kept
     lxml.etree.strip_elements(body, *_NON_CONTENT, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     total = None
+    # the elements inside a hidden block removed: out of the page with it (the walk below
+    # listed them before the removal), and never deferred (see below)
+    gone: set = set()
     for el in _hidden_candidates(body):
-        if el is body or not _is_el(el) or el.getparent() is None:
+        if el is body or not _is_el(el) or el.getparent() is None or el in gone:
             continue
         if _is_hidden(el):
             if total is None:
@@ -113,6 +128,8 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
             if defer_aria and _aria_hidden_only(el):
                 deferred.append(el)
                 continue
+            if len(el):
+                gone.update(el.iterdescendants())
             _drop(el)
             fired.add("exclude_hidden")
     return deferred

@@ -94,12 +94,14 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
         for child in el:  # (until the answer is known; an inline child's text only while needed)
             if mixed and loose:
                 break
-            is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
-            if is_block:
+            tag = child.tag
+            if tag.__class__ is not str:  # (``_is_el``, inlined: lxml's tags are exact str)
+                continue
+            if tag in _BLOCKS or child in holds_block:
                 mixed = True
                 if (child.tail or "").strip():
                     loose = True
-            elif not loose and _is_el(child) and (child.text_content() or "").strip():
+            elif not loose and (child.text_content() or "").strip():
                 loose = True
         if not (mixed and loose):
             continue

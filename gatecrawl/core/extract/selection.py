@@ -251,19 +251,24 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     # The candidates' vote sees the page before the own pattern rules (and with the blocks
     # hidden from screen readers only): a unit those rules removed can come back when both
     # other candidates keep it.
-    vote_units: list = []
+    unit_words: list = []  # each vote unit's lower-cased tokens and tag
     vote_body = body
+    hidden_dropped = False  # (then the vote's copy holds more text than the working copy)
     if vote:
         holds_block = _wrap_loose_text(body, fired)
         body_units = _leaf_units(body, _VOTE_UNITS, holds_block)
         for i, u in enumerate(body_units):
             u.set(UNIT_ATTR, str(i))
         vote_body = copy.deepcopy(body)
-        vote_units = _copied_units(vote_body, len(body_units))
+        # the units' words, read here: nothing has changed the working copy since the vote's
+        # copy was made, so they are the copy's units' words too (whose elements are only
+        # looked for when the vote needs them, see ``vote_units``)
+        unit_words = [(_TOKEN_RX.findall(block_text(u).lower()), u.tag) for u in body_units]
         for el in aria_hidden:
             if el.getparent() is not None:
                 _drop(el)
                 fired.add("exclude_hidden")
+                hidden_dropped = True
     page_chars = _text_len(body)
 
     chosen = None
@@ -283,10 +288,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             break
 
     guarded: list = []
+    kinds: list = []  # the keep rules' class-word matches (read again by ``_protected_blocks``)
     if chosen is None:
         _recipe_exclude(body, exclude_selectors, fired)
         _clean_patterns(body, keep_comments=keep_comments, fired=fired, skip=skip,
-                        text_chars=None if exclude_selectors else page_chars, guarded=guarded)
+                        text_chars=None if exclude_selectors else page_chars, guarded=guarded, kinds=kinds)
         if guess.type == "product":
             _drop_reviews(body, fired)
         scores = _Scores(body)
@@ -333,9 +339,17 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         chosen = body
         rule, selector = "body_fallback", "body"
 
-    units = vote_units if rule != "recipe_selector" else []
+    voting = bool(unit_words) and rule != "recipe_selector"
+    copied: list = []
+
+    def vote_units() -> list:
+        """The vote units in the vote's copy (found once, when first asked)."""
+        if not copied:
+            copied.extend(_copied_units(vote_body, len(unit_words)))
+        return copied
+
     # the vote units the own candidate's region holds, before its block rules run
-    region = _unit_indexes(chosen) if units else frozenset()
+    region = _unit_indexes(chosen) if voting else frozenset()
     # The working copy is not read again: the chosen element is taken out of it (no copy).
     # Detached, it has no ancestors and nothing before or after it, as a copy would.
     root = chosen
@@ -344,11 +358,13 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     root.tail = None
     if rule == "recipe_selector":
         _recipe_exclude(root, exclude_selectors, fired)
-        _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip)
+        _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip, kinds=kinds)
         if guess.type == "product":
             _drop_reviews(root, fired)
     _clean_links(root, fired, skip)
-    protected = _protected_blocks(root, fired)  # also records the keep rules that apply
+    # (also records the keep rules that apply; the tree has only lost elements since the
+    # pattern rules' walk, which read their class words)
+    protected = _protected_blocks(root, fired, known=kinds)
     _drop_popovers(root, fired)
     _drop_author_bios(root, protected, fired)
     if "exclude_inline_teaser" not in skip:
@@ -367,7 +383,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             ref_cache[name] = candidate_text(doc, name, include_comments=comments_are_content)
         return ref_cache[name]
 
-    shared = bool(units)
+    shared = voting
     gone: set = set()  # vote units of the guarded blocks removed
     if shared and guarded:
         _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
@@ -379,17 +395,16 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                             keep_captions=keep_captions, set_aside=set_aside, removed=removed,
                             page_ref=(lambda: page_text("trafilatura")) if shared else None,
                             text_memo=root_text)
-    if units:
+    if voting:
         own_idx = _unit_indexes(root)
-        ballots = [Ballot(i, _TOKEN_RX.findall(block_text(u).lower()), i in own_idx, u.tag,
-                          in_region=i in region)
-                   for i, u in enumerate(units)]
+        ballots = [Ballot(i, toks, i in own_idx, tag, in_region=i in region)
+                   for i, (toks, tag) in enumerate(unit_words)]
 
         def describe(ballots: list) -> None:
             """The units' markup measures, asked by the vote once the first opinion has not
             settled it (see ``decide``)."""
             chrome: dict = {}
-            for b, u in zip(ballots, units):
+            for b, u in zip(ballots, vote_units()):
                 st = _in_chrome(u, chrome, page_chars)
                 ls = _link_share(u)
                 b.chrome = st != 0
@@ -404,8 +419,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             fired.add(res.rule)
         if res.keep is None and guess.type == "product":
             root_text.clear()
-            _drop_unvoted_tail(root, units, unvoted_tail(ballots), fired, removed)
+            tail = unvoted_tail(ballots)
+            if tail:
+                _drop_unvoted_tail(root, vote_units(), tail, fired, removed)
         if res.keep is not None:
+            units = vote_units()
             kept_units = [units[i] for i in sorted(res.keep)]
             # (never empty: every mode that returns units to keep keeps 25+ tokens of them)
             container = _common_ancestor(kept_units, vote_body)
@@ -432,7 +450,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         for e in _UNIT_ELEMENTS(root):
             del e.attrib[UNIT_ATTR]
     if vote and rule != "recipe_selector":
-        rescued = _listing_rescue(vote_body, _text_len(root))
+        rescued = _listing_rescue(vote_body, _text_len(root), None if hidden_dropped else page_chars)
         if rescued is not None and gone and _mostly_gone(rescued, gone):
             rescued = None  # the repeated items are the block the two signals removed (comments)
         if rescued is not None:
