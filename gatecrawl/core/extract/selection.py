@@ -398,7 +398,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                 b.page_chrome = st == 2 and ls < 0.5
                 b.linked = ls >= LINKED_SHARE
 
-        res = decide(ballots, page_text, thread=comments_are_content, describe=describe)
+        def glued(i: int) -> list:
+            """The unit's tokens with its elements' texts run together (``text_content()``)."""
+            return _TOKEN_RX.findall((units[i].text_content() or "").lower())
+
+        res = decide(ballots, page_text, thread=comments_are_content, describe=describe, glued=glued)
         agreement_info = res.to_dict()
         if res.rule is not None:  # a named rule of the vote (``rules.py``)
             fired.add(res.rule)
