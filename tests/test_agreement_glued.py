@@ -118,3 +118,17 @@ def test_select_main_hands_the_units_as_their_markup_runs_them(monkeypatch):
     card = next(b for b in seen["ballots"] if "gregory" in b.tokens)
     assert card.tokens == ["gregory", "paragon", "68", "pack", "158", "73", "save", "45"]
     assert seen["glued"](card.index) == ["gregoryparagon", "68", "pack", "158", "73save", "45"]
+
+
+def test_run_text_glues_elements_but_not_lines():
+    import lxml.html
+
+    from gatecrawl.core.extract.dom import run_text
+
+    li = lxml.html.fromstring("<li><div><span>Gregory</span><span>Paragon</span></div>x<!-- note -->y"
+                              "<a>Section 0</a><br>Section 1<br/>z</li>")
+    li.tail = "after"
+    # spans and links run together as the markup has them; a line break separates; a comment's
+    # text and the element's own tail are not its text
+    assert run_text(li) == "GregoryParagonxySection 0 Section 1 z"
+    assert li.text_content() == "GregoryParagonxySection 0Section 1z"

@@ -12,7 +12,7 @@ import lxml.html
 from gatecrawl.core import pagetype
 from gatecrawl.core.agreement import Ballot, UNIT_ATTR, _shingles, decide, text_shingles, unvoted_tail
 from gatecrawl.core.candidates import candidate_text
-from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
+from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text, run_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
 from gatecrawl.core.extract.patterns import (_clean_patterns, _drop_reviews, _link_share, _protected_blocks,
@@ -399,8 +399,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                 b.linked = ls >= LINKED_SHARE
 
         def glued(i: int) -> list:
-            """The unit's tokens with its elements' texts run together (``text_content()``)."""
-            return _TOKEN_RX.findall((units[i].text_content() or "").lower())
+            """The unit's tokens as its markup runs them (see :func:`run_text`)."""
+            return _TOKEN_RX.findall(run_text(units[i]).lower())
 
         res = decide(ballots, page_text, thread=comments_are_content, describe=describe, glued=glued)
         agreement_info = res.to_dict()
