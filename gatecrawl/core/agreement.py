@@ -81,6 +81,10 @@ NARROW_KEEP_TOKENS = 40
 #: the lead alone never adds a run of at least this many consecutive link-only units (see
 #: :func:`_link_runs`; ``Ballot.linked``)
 LINK_RUN_MIN = 3
+#: a candidate glues words (see :func:`_glues`) when this many of its distinct tokens ...
+GLUED_MIN_TOKENS = 5
+#: ... and this share of them are two of the units' words joined
+GLUED_MIN_SHARE = 0.02
 
 
 def _tokens(text: str) -> list[str]:
@@ -101,6 +105,7 @@ class _TextCandidate:
     tokens: int
     shingles: frozenset
     joined: str  # " tok tok tok " for short-unit matching
+    words: frozenset = frozenset()  # its distinct tokens
 
     def keeps(self, toks: list[str]) -> bool:
         if not self.tokens:
@@ -120,7 +125,7 @@ def _text_candidate_of(name: str, text: str) -> _TextCandidate:
     """Cached by value (pure): the selection reads the trafilatura candidate's shingles again
     for its reference share (``text_shingles``) after the vote built them."""
     toks = _tokens(text)
-    return _TextCandidate(name, len(toks), frozenset(_shingles(toks)), " " + " ".join(toks) + " ")
+    return _TextCandidate(name, len(toks), frozenset(_shingles(toks)), " " + " ".join(toks) + " ", frozenset(toks))
 
 
 def text_shingles(name: str, text: str | None) -> frozenset:
@@ -196,7 +201,7 @@ def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str, *,
             for b, o in zip(ballots, others)]
 
 
-def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None) -> AgreementResult:
+def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None, glued=None) -> AgreementResult:
     """Vote on the units. ``texts(name)`` returns a candidate's text; the second candidate
     is only asked when the first keeps text the own selection does not. On a ``thread`` (a
     forum page, whose posts are its content) the lead widens the selection alone whenever
@@ -213,6 +218,12 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None)
         cands.append(c)
         for b in ballots:
             b.votes[c.name] = bool(b.tokens) and c.tokens >= CANDIDATE_MIN_TOKENS and c.keeps(b.tokens)
+        if glued is not None and c.tokens >= CANDIDATE_MIN_TOKENS and _glues(c, ballots):
+            for b in ballots:
+                if b.tokens and not b.votes[c.name]:
+                    g = glued(b.index)
+                    if g != b.tokens and c.keeps(g):
+                        b.votes[c.name] = True
         if len(cands) == 1:
             # the first opinion keeps nothing the own selection does not, and either confirms
             # it or has nothing to say: no need to ask the second. (A first opinion that keeps
@@ -364,6 +375,25 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None)
         if prev_k and next_k:
             kept[i] = True
     return result(kept, "own_widened")
+
+
+def _glues(c: _TextCandidate, ballots: list[Ballot]) -> bool:
+    """Whether candidate ``c``'s text runs words together that the page's units hold apart:
+    at least GLUED_MIN_TOKENS of its tokens (and GLUED_MIN_SHARE of them) are no word of the
+    units but two of them joined (``73save``, ``gregoryparagon``: an extractor joining the
+    texts of adjacent elements without a space, where the units read a boundary)."""
+    need = max(GLUED_MIN_TOKENS, GLUED_MIN_SHARE * len(c.words))
+    unknown = c.words.difference(*(b.tokens for b in ballots))
+    if len(unknown) < need:
+        return False
+    words = set().union(*(b.tokens for b in ballots))
+    n = 0
+    for t in unknown:
+        if any(t[:k] in words and t[k:] in words for k in range(1, len(t))):
+            n += 1
+            if n >= need:
+                return True
+    return False
 
 
 def _is_dump(ballots: list[Ballot], lead: str) -> bool:

@@ -276,3 +276,16 @@ def _holding_blocks(root: lxml.etree._Element, k: int) -> set:
                 break
             anc = anc.getparent()
     return full
+
+
+#: the texts below an element and the line breaks between them, in document order
+_TEXTS_AND_BREAKS = lxml.etree.XPath(".//text() | .//br", smart_strings=False)
+
+
+def run_text(el: lxml.etree._Element) -> str:
+    """``el``'s text as its markup runs it: the texts and tails below it joined with nothing
+    between them (as ``text_content()`` and the extractors that read it join them), except a
+    line break (``<br>``), which separates the lines on each side. The counterpart of
+    :func:`block_text` for a candidate that glues the words of adjacent elements
+    (``agreement._glues``)."""
+    return "".join(x if isinstance(x, str) else " " for x in _TEXTS_AND_BREAKS(el))

@@ -12,7 +12,7 @@ import lxml.html
 from gatecrawl.core import pagetype
 from gatecrawl.core.agreement import Ballot, UNIT_ATTR, _shingles, decide, text_shingles, unvoted_tail
 from gatecrawl.core.candidates import candidate_text
-from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text,
+from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text, run_text,
     separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
 from gatecrawl.core.extract.patterns import (_clean_patterns, _drop_reviews, _link_share, _protected_blocks,
@@ -413,7 +413,11 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
                 b.page_chrome = st == 2 and ls < 0.5
                 b.linked = ls >= LINKED_SHARE
 
-        res = decide(ballots, page_text, thread=comments_are_content, describe=describe)
+        def glued(i: int) -> list:
+            """The unit's tokens as its markup runs them (see :func:`run_text`)."""
+            return _TOKEN_RX.findall(run_text(units[i]).lower())
+
+        res = decide(ballots, page_text, thread=comments_are_content, describe=describe, glued=glued)
         agreement_info = res.to_dict()
         if res.rule is not None:  # a named rule of the vote (``rules.py``)
             fired.add(res.rule)
