@@ -415,7 +415,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
 
         def glued(i: int) -> list:
             """The unit's tokens as its markup runs them (see :func:`run_text`)."""
-            return _TOKEN_RX.findall(run_text(units[i]).lower())
+            return _TOKEN_RX.findall(run_text(vote_units()[i]).lower())
 
         res = decide(ballots, page_text, thread=comments_are_content, describe=describe, glued=glued)
         agreement_info = res.to_dict()
