@@ -210,7 +210,10 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None,
 
     ``describe(ballots)``, when given, sets the ballots' markup measures (``chrome``,
     ``page_chrome``, ``linked``) before they are first read: only past the first opinion,
-    which settles most pages (each measure walks the page around a unit or its links)."""
+    which settles most pages (each measure walks the page around a unit or its links).
+
+    ``glued(index)``, when given, returns a unit's tokens as its markup runs them: asked only
+    for the units a candidate that glues words (:func:`_glues`) does not keep as read."""
     own_tokens = sum(len(b.tokens) for b in ballots if b.own)
     cands = []
     for name in CANDIDATES:
@@ -383,10 +386,10 @@ def _glues(c: _TextCandidate, ballots: list[Ballot]) -> bool:
     units but two of them joined (``73save``, ``gregoryparagon``: an extractor joining the
     texts of adjacent elements without a space, where the units read a boundary)."""
     need = max(GLUED_MIN_TOKENS, GLUED_MIN_SHARE * len(c.words))
-    unknown = c.words.difference(*(b.tokens for b in ballots))
+    words = set().union(*(b.tokens for b in ballots))
+    unknown = c.words - words
     if len(unknown) < need:
         return False
-    words = set().union(*(b.tokens for b in ballots))
     n = 0
     for t in unknown:
         if any(t[:k] in words and t[k:] in words for k in range(1, len(t))):
