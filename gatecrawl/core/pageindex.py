@@ -23,6 +23,12 @@ _LISTED_TAGS = ("a", "body", "button", "embed", "frame", "h1", "iframe", "link",
                 "script", "time", "title")
 
 
+#: the attributes the index reads, each with its code
+_ID, _CLASS, _ROLE, _APP_ROOT, _REL, _ITEMTYPE = range(6)
+_ATTRIBUTE_CODES = {"id": _ID, "class": _CLASS, "role": _ROLE, "data-reactroot": _APP_ROOT, "ng-app": _APP_ROOT,
+                    "rel": _REL, "itemtype": _ITEMTYPE}
+
+
 @functools.lru_cache(maxsize=16)
 def _literals(pattern: str) -> tuple[str, ...] | None:
     """The words of a pattern made of literal words joined by ``|``, or None when the pattern
@@ -112,45 +118,58 @@ class PageIndex:
         authors: list = []
         itemtypes: list[str] = []
         tagged: dict[str, list] = {tag: [] for tag in _LISTED_TAGS}
+        # each tag met: the list its elements go to (None: none), decided once per tag
+        lists: dict[str, list | None] = {}
+        code_of = _ATTRIBUTE_CODES.get
         for el in doc.iter(lxml.etree.Element):
             tag = el.tag
-            low = tag.lower()
-            if low in _CHROME_TAG_NAMES:
-                chrome_tags.append(el)
-            elif low in _MAIN_TAG_NAMES:
-                mains.append(el)
-            elif tag == "input" or tag == "select":
-                form_fields.append(el)
-            elif tag in tagged:
-                tagged[tag].append(el)
-            # The attributes, read in one call (an element holds each name once): what ``get``
-            # gives for each name looked for, None for one it does not hold.
-            attributes = el.items()
-            if not attributes:
+            dest = lists.get(tag, lists)
+            if dest is lists:
+                low = tag.lower()
+                if low in _CHROME_TAG_NAMES:
+                    dest = chrome_tags
+                elif low in _MAIN_TAG_NAMES:
+                    dest = mains
+                elif tag == "input" or tag == "select":
+                    dest = form_fields
+                else:
+                    dest = tagged.get(tag)
+                lists[tag] = dest
+            if dest is not None:
+                dest.append(el)
+            # The attribute names, read in one call (an element holds each name once), and the
+            # values of the ones looked for only (most are not: their values are never read).
+            names = el.keys()
+            if not names:
                 continue
             ident = cls = None
             app_root = False
-            for name, value in attributes:
-                if name == "id":
-                    ident = value
-                elif name == "class":
-                    cls = value
-                elif name == "role":
-                    roles.append(value)
+            for name in names:
+                code = code_of(name)
+                if code is None:
+                    continue
+                if code == _ID:
+                    ident = el.get(name)
+                elif code == _CLASS:
+                    cls = el.get(name)
+                elif code == _ROLE:
+                    roles.append(el.get(name))
                     role_owners.append(el)
-                elif name == "data-reactroot" or name == "ng-app":
+                elif code == _APP_ROOT:
                     app_root = True
-                elif name == "rel" and value == "author":
-                    authors.append(el)
-                elif name == "itemtype":
-                    itemtypes.append(value)
+                elif code == _REL:
+                    if el.get(name) == "author":
+                        authors.append(el)
+                else:
+                    itemtypes.append(el.get(name))
             if ident is not None:
                 values.append(ident)
                 owners.append(el)
+                app_root = app_root or ident.lower() in _APP_ROOT_IDS
             if cls is not None:
                 values.append(cls)
                 owners.append(el)
-            if app_root or (ident is not None and ident.lower() in _APP_ROOT_IDS):
+            if app_root:
                 app_roots.append(el)
         self.idents = _Values(values, owners)
         self.roles = _Values(roles, role_owners)
