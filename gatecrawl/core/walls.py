@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -15,7 +16,8 @@ from lxml.html import HtmlElement
 from gatecrawl.core.page import _chrome_span, chrome_candidates, jsonld_documents, norm_space, visible_text
 from gatecrawl.core.pageindex import PageIndex, find_below, main_holders
 
-__all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals"]
+__all__ = ["Paywall", "find_paywall", "has_password_form", "consent_dialog", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form", "page_signals",
+           "PageSignals"]
 
 
 @dataclass(frozen=True)
@@ -304,17 +306,52 @@ def birth_date_form(doc: HtmlElement, *, index: PageIndex | None = None) -> bool
     return any(28 <= n <= 32 for n in sizes) and len(sizes) >= 2
 
 
-def page_signals(doc: HtmlElement, *, index: PageIndex | None = None, body_text: str | None = None) -> dict:
-    """The structural signals the interstitial detectors read (see gatecrawl.core.validate).
-    ``index``: the document's ``PageIndex``, ``body_text``: ``visible_text`` of its body, when
-    the caller has them."""
-    index = index or PageIndex(doc)
-    t = find_below(doc, "title", index)
-    return {
-        "document_title": norm_space(t.text_content()) if t is not None else "",
-        "consent": consent_dialog(doc, index=index, body_text=body_text),
-        "paywall_container": paywall_container(doc, index=index),
-        "search_query_shown": search_query_shown(doc, index=index),
-        "choice_controls": choice_controls(doc, index=index),
-        "birth_date_form": birth_date_form(doc, index=index),
-    }
+def page_signals(doc: HtmlElement, *, index: PageIndex | None = None, body_text: str | None = None) -> PageSignals:
+    """The structural signals the interstitial detectors read (see gatecrawl.core.validate), as
+    a :class:`PageSignals` mapping: each signal is taken when it is first read, so the document
+    must not change before they are read. ``index``: the document's ``PageIndex``,
+    ``body_text``: ``visible_text`` of its body, when the caller has them."""
+    return PageSignals(doc, index or PageIndex(doc), body_text)
+
+
+class PageSignals(Mapping):
+    """The signals of ``page_signals``: ``document_title``, ``consent``, ``paywall_container``,
+    ``search_query_shown``, ``choice_controls`` and ``birth_date_form``, each taken on the
+    document when first read and kept (validation reads the costly ones only on pages short
+    enough for the detector that asks them to decide anything)."""
+
+    NAMES = ("document_title", "consent", "paywall_container", "search_query_shown", "choice_controls", "birth_date_form")
+
+    def __init__(self, doc: HtmlElement, index: PageIndex, body_text: str | None) -> None:
+        self._doc = doc
+        self._index = index
+        self._body_text = body_text
+        self._taken: dict = {}
+
+    def __getitem__(self, name: str):
+        if name in self._taken:
+            return self._taken[name]
+        doc, index = self._doc, self._index
+        if name == "document_title":
+            t = find_below(doc, "title", index)
+            value = norm_space(t.text_content()) if t is not None else ""
+        elif name == "consent":
+            value = consent_dialog(doc, index=index, body_text=self._body_text)
+        elif name == "paywall_container":
+            value = paywall_container(doc, index=index)
+        elif name == "search_query_shown":
+            value = search_query_shown(doc, index=index)
+        elif name == "choice_controls":
+            value = choice_controls(doc, index=index)
+        elif name == "birth_date_form":
+            value = birth_date_form(doc, index=index)
+        else:
+            raise KeyError(name)
+        self._taken[name] = value
+        return value
+
+    def __iter__(self):
+        return iter(self.NAMES)
+
+    def __len__(self) -> int:
+        return len(self.NAMES)

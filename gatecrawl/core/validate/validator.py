@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Mapping
 from urllib.parse import urlsplit
 
 from gatecrawl.core.reasons import Reason
@@ -12,8 +13,8 @@ from gatecrawl.core.validate.access import detect_bot_challenge, detect_login_wa
 from gatecrawl.core.validate.interstitials import (detect_age_gate, detect_cookie_wall,
     detect_error_page, detect_no_results, detect_parked, detect_soft_404, lead_paragraph)
 from gatecrawl.core.validate.structure import markdown_structure
-from gatecrawl.core.validate.thresholds import (EXTRACTION_FAILURE_PAGE_FACTOR,
-    SOFT_404_MAX_CONTENT_CHARS)
+from gatecrawl.core.validate.thresholds import (AGE_GATE_MAX_CONTENT_CHARS, EXTRACTION_FAILURE_PAGE_FACTOR,
+    INTERSTITIAL_MAX_CONTENT_CHARS, LOGIN_DEMAND_MAX_CONTENT_CHARS, SOFT_404_MAX_CONTENT_CHARS)
 
 _ERROR_ROUTE = re.compile(r"(^|/)(404|not[-_]?found|error|login|signin|sign-in|log-in|auth|captcha)(/|\.|$)", re.I)
 
@@ -49,7 +50,7 @@ class ValidationInput:
     has_password_field: bool = False
     page_content_chars: int | None = None  # the page's content text outside chrome (None: use content_chars)
     paywall: dict | None = None  # paywall markup found on the page (gatecrawl.core.walls.Paywall.to_dict)
-    signals: dict = field(default_factory=dict)  # structural interstitial signals (gatecrawl.core.walls.page_signals)
+    signals: Mapping = field(default_factory=dict)  # structural interstitial signals (gatecrawl.core.walls.page_signals)
     canonical: str | None = None
     fields: dict = field(default_factory=dict)
     needs_render: bool = False
@@ -84,6 +85,23 @@ class ValidationReport:
         }
 
 
+def _age_gate(v: ValidationInput, sig, held: int) -> dict | None:
+    """``detect_age_gate`` of the page, its signals read only where it reads them: on a page
+    holding at most AGE_GATE_MAX_CONTENT_CHARS (``v.signals`` takes a signal when read)."""
+    if held > AGE_GATE_MAX_CONTENT_CHARS:
+        return None
+    return detect_age_gate(v.first_heading, v.page_text, held, int(sig.get("choice_controls") or 0), bool(sig.get("birth_date_form")))
+
+
+def _no_results(v: ValidationInput, sig) -> dict | None:
+    """``detect_no_results`` of the page, its search signal and lead paragraph taken only where
+    it reads them: on a page holding at most INTERSTITIAL_MAX_CONTENT_CHARS."""
+    if v.content_chars > INTERSTITIAL_MAX_CONTENT_CHARS:
+        return None
+    return detect_no_results(v.title, v.first_heading, v.content_chars, v.url_final, bool(sig.get("search_query_shown")),
+                             lead_paragraph(v.markdown))
+
+
 def validate(v: ValidationInput, recipe) -> ValidationReport:
     reasons: list[str] = []
     detail: dict = {}
@@ -104,8 +122,11 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
         reasons.append(Reason.HTTP_ERROR)
         detail["http_status"] = v.http_status
     sig = v.signals
+    # (the paywall container counts only on a page holding under LOGIN_DEMAND_MAX_CONTENT_CHARS:
+    # it is not looked for on the others)
+    container = sig.get("paywall_container") if held < LOGIN_DEMAND_MAX_CONTENT_CHARS else None
     wall = detect_login_wall(v.has_password_field, f"{v.title}\n{v.page_text}", held, markdown_chars=md_chars, paywall=v.paywall,
-                             paywall_container=sig.get("paywall_container"))
+                             paywall_container=container)
     if wall:
         reasons.append(Reason.LOGIN_WALL)
         detail["login_wall"] = wall
@@ -120,10 +141,8 @@ def validate(v: ValidationInput, recipe) -> ValidationReport:
             (Reason.ERROR_PAGE, detect_error_page(v.title, v.first_heading, v.content_chars)),
             (Reason.PARKED_DOMAIN, detect_parked(v.title, v.first_heading, v.content_chars, v.html_text)),
             (Reason.COOKIE_WALL, detect_cookie_wall(sig.get("consent"))),
-            (Reason.AGE_GATE, detect_age_gate(v.first_heading, v.page_text, held, int(sig.get("choice_controls") or 0),
-                                              bool(sig.get("birth_date_form")))),
-            (Reason.NO_RESULTS, detect_no_results(v.title, v.first_heading, v.content_chars, v.url_final, bool(sig.get("search_query_shown")),
-                                                             lead_paragraph(v.markdown))),
+            (Reason.AGE_GATE, _age_gate(v, sig, held)),
+            (Reason.NO_RESULTS, _no_results(v, sig)),
         ):
             if found:
                 reasons.append(reason)
