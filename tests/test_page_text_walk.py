@@ -163,3 +163,17 @@ def test_find_fields_with_the_index_finds_what_the_scan_finds():
         authors += fields["author"] is not None
     assert page.find_fields(docs[-1], index=PageIndex(docs[-1]))["author"] == "Jane Doe"
     assert authors > 5
+
+
+def test_visible_text_reaches_is_the_length_test_on_every_element():
+    """page.visible_text_reaches(el, n) (the shell signal's app-root test, its walk stopped early)
+    answers len(visible_text(el)) >= n, on every element of real pages and at every bound near
+    the length."""
+    checked = 0
+    for doc in _docs():
+        for el in doc.iter():
+            n = len(page.visible_text(el))
+            for chars in {0, 1, n - 1, n, n + 1, 200}:
+                assert page.visible_text_reaches(el, chars) == (n >= chars)
+            checked += n > 0
+    assert checked > 1000

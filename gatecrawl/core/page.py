@@ -95,6 +95,39 @@ def visible_text(el: HtmlElement | None) -> str:
     return norm_space(" ".join(_iter_text(el)))
 
 
+def visible_text_reaches(el: HtmlElement, chars: int) -> bool:
+    """``len(visible_text(el)) >= chars``, the walk stopped as soon as it is known (an app root
+    may hold the whole page). The pieces of ``_iter_text`` (in another order: only their sum
+    counts), each one's words counted as it comes: the pieces are joined by spaces, so no word
+    spans two, and the text's length is its words' characters and one space between each two."""
+    if chars <= 0:
+        return True
+    tag = el.tag
+    if isinstance(tag, str) and tag.lower() in _INVISIBLE:
+        return False
+    held = -1  # the words met, each with one space, less one
+    stack = [iter((el,))]
+    while stack:
+        for node in stack[-1]:
+            pieces = (node.tail,) if node is not el else ()
+            tag = node.tag
+            walked = isinstance(tag, str) and (node is el or tag.lower() not in _INVISIBLE)
+            if walked:
+                pieces += (node.text,)
+            for piece in pieces:
+                if piece:
+                    words = piece.split()
+                    held += len(words) + sum(map(len, words))
+            if held >= chars:
+                return True
+            if walked and len(node):
+                stack.append(iter(node))
+                break
+        else:
+            stack.pop()
+    return False
+
+
 _NEVER_CHROME = {"html", "body", "main", "article"}
 _STRICT_CHROME_ROLES = {"navigation", "search"}
 #: A chrome candidate holding more than this share of the page's visible text is a wrapper
@@ -417,7 +450,7 @@ def shell_signals(doc: HtmlElement, body_text_chars: int, *, body_visible_text: 
     signals: list[str] = []
     index = index or PageIndex(doc)
     for el in index.app_roots:
-        if len(visible_text(el)) < 200:
+        if not visible_text_reaches(el, 200):  # (``len(visible_text(el)) < 200``)
             signals.append("empty_app_root")
             break
     for el in index.tagged["noscript"]:  # (``doc.iter("noscript")``: the tag as it is now)
