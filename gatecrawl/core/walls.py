@@ -126,17 +126,23 @@ def _paywall_ident(ident: str) -> bool:
     return _PAYWALL_IDENT.search(ident) is not None
 
 
-def _outermost(body, asked, pred) -> list:
+def _outermost(body, asked, pred) -> set:
     """The elements under ``body`` that ``pred`` holds for and that lie in no other such
-    element, in document order; ``pred`` is asked only of the elements in ``asked`` (a set
-    holding every element it can hold for), and not inside a match."""
-    out = []
-    held = set()
-    for el in body.iterdescendants():
-        if el in asked and not any(a in held for a in el.iterancestors()) and pred(el):
-            out.append(el)
+    element; ``pred`` is asked only of the elements in ``asked`` (a set holding every element it
+    can hold for), and not inside a match. The elements asked are taken outermost first (by
+    their number of ancestors: an element's ancestors before it), not found by a walk of the
+    body: ``pred`` is asked of the same elements as in document order."""
+    below = []  # (ancestors, element) of each element asked that lies under ``body``
+    for el in asked:
+        above = list(el.iterancestors())
+        if any(a is body for a in above):
+            below.append((above, el))
+    below.sort(key=lambda item: len(item[0]))
+    held: set = set()
+    for above, el in below:
+        if not any(a in held for a in above) and pred(el):
             held.add(el)
-    return out
+    return held
 
 
 #: An element holding this many paragraphs of at least PROSE_PARAGRAPH_CHARS characters holds
