@@ -53,8 +53,33 @@ _MD_TARGET = re.compile(r"(!?)\[([^\]\n]{0,500})\]\([^)\s]{0,2000}(?:\s+\"[^\"\n
 def reader_text(md: str) -> str:
     """Markdown without link and image targets (what a reader sees of links and images):
     the gate's unique-word check reads this, so a gallery's 80 image URLs are not 80 copies
-    of the same words."""
-    return _MD_TARGET.sub(lambda m: "" if m.group(1) else m.group(2), md)
+    of the same words.
+
+    ``_MD_TARGET.sub`` (a link becomes its text, an image nothing), with the pattern tried only
+    where a match can start: at a ``[``, or at the ``!`` just before one (where the scan of
+    ``sub`` would try it first); ``sub`` tries every position, and finds nothing elsewhere."""
+    match = _MD_TARGET.match
+    out: list[str] = []
+    pos = 0  # the end of the last match (``sub`` resumes there)
+    at = md.find("[")
+    while at != -1:
+        m = None
+        if at > pos and md[at - 1] == "!":
+            m = match(md, at - 1)
+        if m is None:
+            m = match(md, at)
+        if m is None:
+            at = md.find("[", at + 1)
+            continue
+        out.append(md[pos:m.start()])
+        if not m.group(1):
+            out.append(m.group(2))
+        pos = m.end()
+        at = md.find("[", pos)
+    if not out:
+        return md
+    out.append(md[pos:])
+    return "".join(out)
 
 
 def _now() -> str:
