@@ -128,7 +128,6 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
     packet.quality_score = verdict.score
     packet.required_fields_found = sum(1 for f in recipe.required_fields if fields.get(f))
 
-    headings = [line.lstrip("#").strip() for line in text.split("\n") if line.startswith("#")]
     has_password = has_password_form(doc, index=index)
     paywall = find_paywall(doc, jsonld=jsonld)
     html_text = source_html if source_html is not None else served_head
@@ -140,7 +139,7 @@ def convert_html(body, url, content_type, recipe, fetch, packet, t0, *, source_h
         html_text=html_text,
         page_text=page.body_text[:5000],
         title=fields.get("title") or "",
-        first_heading=headings[0] if headings else "",
+        first_heading=_first_heading(text),
         page_visible_chars=page.total_chars,
         content_chars=sel.main_text_chars,
         boilerplate_ratio=boiler_ratio,
@@ -204,6 +203,19 @@ def convert_embedded(doc, body, url, content_type, recipe, fetch, presence, t0) 
     info["drop_reason"] = res.drop_reason
     ev.embedded = info
     return (res if res.ok else None), info
+
+
+def _first_heading(md: str) -> str:
+    """The first line of ``md`` that starts with ``#``, without its ``#`` marks and surrounding
+    blanks ("" when there is none): found, not every line split off."""
+    if md.startswith("#"):
+        at = 0
+    else:
+        at = md.find("\n#") + 1
+        if not at:
+            return ""
+    end = md.find("\n", at)
+    return (md[at:] if end < 0 else md[at:end]).lstrip("#").strip()
 
 
 def _not_found_match(doc, text: str, url: str, fetch: FetchInfo) -> dict | None:

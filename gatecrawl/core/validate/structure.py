@@ -15,24 +15,29 @@ def markdown_structure(md: str) -> dict:
     fences_balanced = True
     table_rows: list[int] = []
     bad_tables = 0
+    # (a fence line holds three backticks or tildes in a row, a heading line starts with "#":
+    # a line that cannot be one is not matched against its pattern)
+    fenced = "```" in md or "~~~" in md
     for line in md.split("\n"):
-        m = _FENCE.match(line)
-        if m:
-            marker = m.group(2)
-            if open_fence is None:
-                open_fence = marker
-            elif marker[0] == open_fence[0] and len(marker) >= len(open_fence) and not m.group(3).strip():
-                open_fence = None
-            continue
-        if open_fence is not None:
-            continue
-        h = _HEADING.match(line)
-        if h:
-            headings.append((len(h.group(1)), line[len(h.group(1)) + 1 :].strip()))
+        if fenced:
+            m = _FENCE.match(line)
+            if m:
+                marker = m.group(2)
+                if open_fence is None:
+                    open_fence = marker
+                elif marker[0] == open_fence[0] and len(marker) >= len(open_fence) and not m.group(3).strip():
+                    open_fence = None
+                continue
+            if open_fence is not None:
+                continue
+        if line.startswith("#"):
+            h = _HEADING.match(line)
+            if h:
+                headings.append((len(h.group(1)), line[len(h.group(1)) + 1 :].strip()))
         if line.startswith("|") and line.rstrip().endswith("|"):
             table_rows.append(_count_cells(line))
-        else:
-            if table_rows and len(set(table_rows)) > 1:
+        elif table_rows:
+            if len(set(table_rows)) > 1:
                 bad_tables += 1
             table_rows = []
     if table_rows and len(set(table_rows)) > 1:
@@ -45,6 +50,8 @@ def markdown_structure(md: str) -> dict:
 
 def _count_cells(line: str) -> int:
     inner = line.strip()[1:-1]
+    if "\\" not in inner:
+        return 1 + inner.count("|")  # (no escape: every bar separates two cells)
     cells, esc = 1, False
     for ch in inner:
         if esc:
