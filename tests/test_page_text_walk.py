@@ -55,6 +55,8 @@ def test_iterative_walk_equals_the_recursive_one_on_every_element():
         chrome_ns = page._chrome_test(total, noscript=True)
         for el in doc.iter():
             assert page._iter_text(el) == _recursive(el, lambda n: False)
+            # (visible_text reads a childless element's text directly)
+            assert page.visible_text(el) == page.norm_space(" ".join(_recursive(el, lambda n: False)))
             no_ns = page._INVISIBLE - {"noscript"}
             assert page._iter_text(el, invisible=no_ns) == _recursive(el, lambda n: False, no_ns)
             checked += 1

@@ -92,6 +92,12 @@ def visible_text(el: HtmlElement | None) -> str:
     """Visible text of ``el`` (scripts, styles, templates excluded), whitespace collapsed."""
     if el is None:
         return ""
+    if not len(el):  # (no children: its own text is its one piece, unless it is left out)
+        tag = el.tag
+        if not isinstance(tag, str) or tag.lower() in _INVISIBLE:
+            return ""
+        text = el.text
+        return norm_space(text) if text else ""
     return norm_space(" ".join(_iter_text(el)))
 
 
