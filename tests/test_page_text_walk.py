@@ -179,3 +179,37 @@ def test_visible_text_reaches_is_the_length_test_on_every_element():
                 assert page.visible_text_reaches(el, chars) == (n >= chars)
             checked += n > 0
     assert checked > 1000
+
+
+def _meta_scan(metas, *names):
+    """page._meta as it was written before: the metas scanned for each name and attribute."""
+    for name in names:
+        for attr in ("property", "name", "itemprop"):
+            for el in metas:
+                value = el.get(attr)
+                if value is not None and value.lower() == name:
+                    val = page.norm_space(el.get("content") or "")
+                    if val:
+                        return val
+    return None
+
+
+def test_meta_lookup_table_finds_what_the_scan_finds():
+    """page._meta looks the names up in a table of the metas (page._metas_named): the content
+    the scan of the metas found, for every name the pages' metas carry and the fields' names."""
+    case = ('<html><head><meta name="Description" content=" "><meta property="description" content="p">'
+            '<meta itemprop="DESCRIPTION" content="i"><meta name="description" content="n"></head><body></body></html>')
+    found = 0
+    for doc in _docs() + [parse_html(case.encode(), content_type="text/html")]:
+        metas = [el for el in doc.iter("meta") if el is not doc]
+        names = {(el.get(a) or "").lower() for el in metas for a in ("property", "name", "itemprop")}
+        names |= {"og:title", "article:published_time", "datepublished", "date", "author", "description", "x"}
+        named = page._metas_named(metas)
+        for name in sorted(names):
+            for more in ((), ("description",), ("og:description", "author")):
+                expected = _meta_scan(metas, name, *more)
+                assert page._meta(doc, name, *more, named=named) == expected
+                assert page._meta(doc, name, *more) == expected
+                found += expected is not None
+    assert found > 100
+    assert page._meta(parse_html(case.encode()), "description") == "p"

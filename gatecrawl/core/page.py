@@ -367,21 +367,42 @@ def _measure_two_walks(body) -> PageMeasure:
                        plain_text=None if ns else plain)
 
 
-def _meta(doc: HtmlElement, *names: str, metas: list | None = None) -> str | None:
+_META_ATTRIBUTES = ("property", "name", "itemprop")
+
+
+def _meta(doc: HtmlElement, *names: str, metas: list | None = None, named: dict | None = None) -> str | None:
     """The first non-blank ``content`` of a ``<meta>`` named ``names[0]`` in its ``property``,
     ``name`` or ``itemprop`` attribute (tried in that order, without case), else of one named
-    ``names[1]``, ...; ``metas``: the document's ``<meta>`` elements when the caller has them."""
-    if metas is None:
-        metas = [el for el in doc.iter("meta") if el is not doc]
+    ``names[1]``, ...; ``metas``: the document's ``<meta>`` elements when the caller has them,
+    ``named``: ``_metas_named(metas)``, when the caller has it (several lookups share it)."""
+    if named is None:
+        if metas is None:
+            metas = [el for el in doc.iter("meta") if el is not doc]
+        named = _metas_named(metas)
     for name in names:
-        for attr in ("property", "name", "itemprop"):
-            for el in metas:
-                value = el.get(attr)
-                if value is not None and value.lower() == name:
-                    val = norm_space(el.get("content") or "")
-                    if val:
-                        return val
+        for attr in _META_ATTRIBUTES:
+            for el in named.get((attr, name), ()):
+                val = norm_space(el.get("content") or "")
+                if val:
+                    return val
     return None
+
+
+def _metas_named(metas: list) -> dict:
+    """``(attribute, value in lower case)``: the ``<meta>`` elements of ``metas`` (in their order)
+    whose ``property``, ``name`` or ``itemprop`` holds that value; each attribute read once."""
+    named: dict = {}
+    for el in metas:
+        for attr in _META_ATTRIBUTES:
+            value = el.get(attr)
+            if value is not None:
+                key = (attr, value.lower())
+                held = named.get(key)
+                if held is None:
+                    named[key] = [el]
+                else:
+                    held.append(el)
+    return named
 
 
 def jsonld_documents(doc: HtmlElement, index: PageIndex | None = None) -> Iterator[Any]:
@@ -421,18 +442,19 @@ def find_fields(doc: HtmlElement, *, jsonld: list | None = None, index: PageInde
     rel=author elements), when the caller has them (read, never changed)."""
     title_el = find_below(doc, "title", index)
     h1 = find_below(doc, "h1", index)
-    metas = [el for el in tagged_with(doc, "meta", index) if el is not doc]  # (one list for every _meta below)
+    # (one lookup table of the metas for every _meta below)
+    metas = _metas_named([el for el in tagged_with(doc, "meta", index) if el is not doc])
     title = (
-        _meta(doc, "og:title", metas=metas)
+        _meta(doc, "og:title", named=metas)
         or (visible_text(h1) if h1 is not None else None)
         or (norm_space(title_el.text_content()) if title_el is not None else None)
     ) or None
-    date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate", metas=metas) or _jsonld_values(doc, "datePublished", jsonld)
+    date = _meta(doc, "article:published_time", "datepublished", "date", "dc.date", "pubdate", named=metas) or _jsonld_values(doc, "datePublished", jsonld)
     if not date:
         t = next((el for el in tagged_with(doc, "time", index) if el is not doc and el.get("datetime") is not None), None)
         if t is not None:
             date = norm_space(t.get("datetime") or "") or None
-    author = _meta(doc, "author", "article:author", metas=metas) or _jsonld_values(doc, "author", jsonld)
+    author = _meta(doc, "author", "article:author", named=metas) or _jsonld_values(doc, "author", jsonld)
     if not author:
         if index is None:
             a = doc.find(".//*[@rel='author']")
@@ -440,7 +462,7 @@ def find_fields(doc: HtmlElement, *, jsonld: list | None = None, index: PageInde
             a = next((el for el in index.authors if el is not doc), None)
         if a is not None:
             author = visible_text(a) or None
-    description = _meta(doc, "description", "og:description", metas=metas)
+    description = _meta(doc, "description", "og:description", named=metas)
     return {"title": title, "date": date, "author": author, "description": description}
 
 
