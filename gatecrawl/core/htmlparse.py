@@ -274,7 +274,7 @@ def parse_html(body: bytes | str, *, content_type: str | None = None) -> lxml.ht
                 text, utf8 = _BAD_XML_CHAR_REFS.sub("", text), None
         elif "&#" in text:
             text = _BAD_XML_CHAR_REFS.sub("", text)
-        if not text.strip():
+        if not text or text.isspace():  # (``not text.strip()``, without copying the text)
             root = lxml.html.document_fromstring(_EMPTY_DOC, parser=_parser())
         else:
             try:
