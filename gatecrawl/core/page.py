@@ -526,18 +526,22 @@ def css_path(el, root=None, *, stop_at_id: bool = False) -> str:
     parts: list[str] = []
     node = el
     while node is not None:
-        tag = node.tag if isinstance(node.tag, str) else "*"
+        tag = node.tag
+        name = tag if isinstance(tag, str) else "*"
         parent = node.getparent()
         if node is root or parent is None:
-            parts.append(tag)
+            parts.append(name)
             break
-        ident = node.get("id")
-        if stop_at_id and ident and _PLAIN_ID.fullmatch(ident):
-            parts.append(f"{tag}#{ident}")
-            break
+        if stop_at_id:
+            ident = node.get("id")
+            if ident and _PLAIN_ID.fullmatch(ident):
+                parts.append(f"{name}#{ident}")
+                break
         # (the siblings before it whose tag is ``node.tag``, counted by lxml's tag match)
-        k = 1 + sum(1 for _ in node.itersiblings(node.tag, preceding=True))
-        parts.append(f"{tag}:nth-of-type({k})")
+        k = 1
+        for _ in node.itersiblings(tag, preceding=True):
+            k += 1
+        parts.append(f"{name}:nth-of-type({k})")
         node = parent
     return " > ".join(reversed(parts))
 
