@@ -12,7 +12,7 @@ from pathlib import Path
 import lxml.etree
 import lxml.html
 
-from gatecrawl.core import page, pagetype, walls
+from gatecrawl.core import page, pageindex, pagetype, walls
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.pageindex import _LISTED_TAGS, PageIndex, find_below, jsonld_of, tagged_with, tagged_within
 from gatecrawl.core.pdf.routing import find_pdf_viewer_source
@@ -114,3 +114,51 @@ def test_shell_signals_read_the_noscript_tags_as_they_are_now():
         el.tag = "div"
     assert "noscript_javascript_hint" not in page.shell_signals(doc, 10, index=index)
     assert page.shell_signals(doc, 10, index=index) == page.shell_signals(doc, 10)
+
+
+def _named_scan(values, words) -> list:
+    """_Values.named as it was written before: the alternation's finditer over the folded text."""
+    import bisect
+    import itertools
+
+    out: list = []
+    literals = pageindex._literals(words.pattern)
+    if literals is not None and not any(w in values.text for w in literals):
+        return out
+    seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, values._distinct)))]
+    held: list[int] = []
+    last = -1
+    for m in words.finditer(values.text):
+        k = bisect.bisect_left(seps, m.start())
+        if k != last:
+            last = k
+            held.extend(values._at[k])
+    held.sort()
+    for i in held:
+        el = values.owners[i]
+        if not out or out[-1] is not el:
+            out.append(el)
+    return out
+
+
+def test_named_finds_what_the_alternation_finds():
+    """_Values.named finds literal lower-case words with str.find, from the value after each
+    one found: the elements the alternation's scan named, for the patterns the readers ask, on
+    real pages and on values with line breaks, repeated and overlapping words."""
+    import re
+
+    patterns = [page._BANNER_WORD_RE, page._ROLE_WORD_RE, walls._CONSENT_WORDS, walls._PAYWALL_WORDS, pagetype._POST_HINT,
+                pagetype._DATE_WORDS, re.compile("a|ab|b"), re.compile("share", re.I),
+                re.compile("Share"), re.compile(r"sha?re")]
+    cases = ['<div class="share share-bar"></div><p id="x\nshare">a</p><p class="ab\nb\n">b</p><i class="">c</i>'
+             '<b class="x" id="y">d</b><s class="shareshare">e</s><u class="SHARE">f</u>']
+    docs = _docs() + [parse_html(c.encode("utf-8"), content_type="text/html; charset=utf-8") for c in cases]
+    found = 0
+    for doc in docs:
+        index = PageIndex(doc)
+        for values in (index.idents, index.roles):
+            for words in patterns:
+                named = values.named(words)
+                assert named == _named_scan(values, words), words.pattern
+                found += len(named)
+    assert found > 1000

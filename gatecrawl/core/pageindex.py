@@ -37,6 +37,13 @@ def _literals(pattern: str) -> tuple[str, ...] | None:
     return words if all(re.escape(w) == w.replace("-", "\\-") for w in words) else None
 
 
+@functools.lru_cache(maxsize=16)
+def _in_lower_case(words: tuple[str, ...]) -> bool:
+    """Every word is ASCII in lower case: where the folded values hold it is where a pattern of
+    such literal words matches them, with or without case."""
+    return all(w.isascii() and w == w.lower() for w in words)
+
+
 class _Values:
     """Attribute values of a document's elements, searched for words: ``named(words)`` gives
     the elements one of whose values holds one of ``words`` in any case, in document order,
@@ -62,28 +69,52 @@ class _Values:
         self._at = list(at.values())
         text = "\n".join(self._distinct).replace("\u0130", "i").lower()
         self.text = text.replace("\u0131", "i").replace("\u017f", "s")
-        self._seps: list[int] | None = None  # offset of the line break after each distinct value
+        self._seps: list[int] | None = None  # (``_separators``, once needed)
 
     def named(self, words: re.Pattern) -> list:
         out: list = []
         literals = _literals(words.pattern)
-        if literals is not None and not any(w in self.text for w in literals):
+        if literals is not None and _in_lower_case(literals):
+            # Literal words in lower case: found with ``str.find``, each from the start of the
+            # value after the last one it was found in (a value holding one match is named, and
+            # a word holds no line break: a match never runs into the next value), instead of
+            # the alternation's scan of every character. ``finditer`` names the same values.
+            named = set()
+            text = self.text
+            seps = None
+            for w in literals:
+                at = text.find(w)
+                while at != -1:
+                    if seps is None:
+                        seps = self._separators()
+                    k = bisect.bisect_left(seps, at)
+                    named.add(k)
+                    at = text.find(w, seps[k] + 1)
+            ks = sorted(named)
+        elif literals is not None and not any(w in self.text for w in literals):
             return out  # (a substring test per word is much cheaper than the alternation's scan)
+        else:
+            ks = []
+            for m in words.finditer(self.text):
+                k = bisect.bisect_left(self._separators(), m.start())
+                if not ks or ks[-1] != k:
+                    ks.append(k)
         held: list[int] = []  # the positions in ``values`` of the values named
-        last = -1
-        for m in words.finditer(self.text):
-            if self._seps is None:  # (a value may hold line breaks: offsets, not a count)
-                self._seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, self._distinct)))]
-            k = bisect.bisect_left(self._seps, m.start())
-            if k != last:
-                last = k
-                held.extend(self._at[k])
+        for k in ks:
+            held.extend(self._at[k])
         held.sort()
         for i in held:
             el = self.owners[i]
             if not out or out[-1] is not el:
                 out.append(el)
         return out
+
+    def _separators(self) -> list[int]:
+        """The offset in ``text`` of the line break after each distinct value (after the last:
+        the text's length). A value may hold line breaks: offsets, not a count of lines."""
+        if self._seps is None:
+            self._seps = [end + i for i, end in enumerate(itertools.accumulate(map(len, self._distinct)))]
+        return self._seps
 
 
 class PageIndex:
