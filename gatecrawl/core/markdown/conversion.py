@@ -12,6 +12,7 @@ from gatecrawl.core.markdown.dom import _norm_ws, css_path
 from gatecrawl.core.markdown.links import _find_base
 from gatecrawl.core.markdown.normalise import _normalise
 from gatecrawl.core.markdown.prepare import _prepare
+from gatecrawl.core.markdown.roundtrip import reads_back
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,11 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
         return MarkdownResult(text="", title=None, provenance=[])
     base = _find_base(root, base_url or "")
     work, info = _prepare(root, base)
-    html = lxml.html.tostring(work, encoding="unicode", method="html")
     conv = GatecrawlConverter(info.codes)
-    raw = conv.write(_reparse(html))
+    if info.plain and reads_back(work):
+        raw = conv.write(work)  # the reparse would give this very tree
+    else:
+        raw = conv.write(_reparse(lxml.html.tostring(work, encoding="unicode", method="html")))
     text = _normalise(raw, info.codes)
 
     provenance: list[dict] = []

@@ -13,7 +13,7 @@ from gatecrawl.core.markdown.code import _code_language, _code_text
 from gatecrawl.core.markdown.dom import (_BLOCK_RENAME, _BLOCK_TAGS, _CODE_CLOSE, _CODE_OPEN,
     _DROP_TAGS, _EMPHASIS, _HEADINGS, _TO_CLEAN, _TRANSPARENT_INLINE, _clean_text, _drop_keep_tail,
     _has_text, _norm_ws, _unwrap)
-from gatecrawl.core.markdown.links import _safe_url
+from gatecrawl.core.markdown.links import Targets
 from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _unwrap_layout_table,
                                            _unwrap_root_layout_table)
 
@@ -21,6 +21,8 @@ from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _u
 _HIDDEN = lxml.etree.XPath("descendant::*[@hidden]")
 #: the texts of an element and its descendants and their tails, joined (not the element's tail)
 _STRING_VALUE = lxml.etree.XPath("string()", smart_strings=False)
+#: texts and targets at least this long are left to the parser to judge (its limit is 10 MB)
+_LONG_TEXT = 1_000_000
 
 
 class _Prepared:
@@ -28,6 +30,9 @@ class _Prepared:
         self.codes: list[tuple[str, str]] = []  # (language, code)
         #: (kind, element of the prepared root): a heading or paragraph marked for provenance
         self.prov_paths: list[tuple[str, lxml.etree._Element]] = []
+        #: no text holds a carriage return or is too long for the parser, no link or image
+        #: target holds a character the serialiser percent-encodes (see :mod:`.roundtrip`)
+        self.plain = True
 
 
 def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element, _Prepared]:
@@ -63,7 +68,11 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     # writes its markers into the texts the clean-up skips): many pages hold none. (All of
     # them: the XPath string value of ``work``, its texts and tails joined by libxml2, what
     # ``"".join(work.itertext())`` gives without a Python string per text.)
-    to_clean = _TO_CLEAN.search(_STRING_VALUE(work)) is not None
+    texts = _STRING_VALUE(work)
+    to_clean = _TO_CLEAN.search(texts) is not None
+    # (later steps add no carriage return and no long text: this holds for the prepared tree)
+    if "\r" in texts or len(texts) > _LONG_TEXT:
+        info.plain = False
 
     # Code blocks: capture the code verbatim, then replace the content by a marker.
     for pre in list(work.iter("pre", "listing", "xmp", "plaintext")):
@@ -127,9 +136,12 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             _rebuild_table(table) if table is not work else None
 
     # Links and images.
+    targets = Targets(base)
     for el in list(work.iter("a", "img")):
         if el.tag == "a":
-            url = _safe_url(el.get("href"), base)
+            url = targets.url(el.get("href"))
+            if url and not (url.isascii() and len(url) < _LONG_TEXT):
+                info.plain = False
             keep = {"data-gc-prov": el.get("data-gc-prov")} if el.get("data-gc-prov") else {}
             el.attrib.clear()
             if url:
@@ -139,11 +151,13 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             src = el.get("src") or ""
             if not src.strip() or src.strip().lower().startswith("data:"):
                 src = el.get("data-src") or el.get("data-original") or el.get("data-lazy-src") or src
-            url = _safe_url(src, base)
+            url = targets.url(src)
             alt = _norm_ws(el.get("alt") or "")
             if not url:
                 _drop_keep_tail(el)
                 continue
+            if not (url.isascii() and len(url) < _LONG_TEXT):
+                info.plain = False
             el.attrib.clear()
             el.set("src", url)
             el.set("alt", alt)
@@ -169,9 +183,8 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
                 anc = anc.getparent()
     # Fewer, shallower nodes for the converter: transparent inline tags are unwrapped and
     # text-less wrappers around a single element are removed (no change in output).
-    for el in list(work.iter(*_TRANSPARENT_INLINE)):
-        if el is not work and el.getparent() is not None:
-            _unwrap(el)
+    # (libxml2 moves each one's children and texts into its parent, below ``work`` itself)
+    lxml.etree.strip_tags(work, *_TRANSPARENT_INLINE)
     for el in list(work.iter("div")):
         if el is work or el.getparent() is None or len(el) != 1:
             continue
