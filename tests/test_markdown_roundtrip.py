@@ -13,11 +13,12 @@ import lxml.etree
 import lxml.html
 import pytest
 
-import gatecrawl.core.markdown.conversion as conversion
+import gatecrawl.core.markdown.writer as writer
 from gatecrawl.core.htmlparse import parse_html
 from gatecrawl.core.markdown import to_markdown
 from gatecrawl.core.markdown.conversion import _reparse
-from gatecrawl.core.markdown.roundtrip import _CLOSED_BY, _NOT_READ_BACK, VOID, reads_back
+from gatecrawl.core.markdown.converter import GatecrawlConverter
+from gatecrawl.core.markdown.roundtrip import _CLOSED_BY, _NOT_READ_BACK, VOID, NotReadBack, reads_back
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -106,16 +107,21 @@ def _tree(rng: random.Random, depth: int):
     return el
 
 
-def test_a_tree_that_reads_back_comes_back_identical():
+def _fuzz_roots(n: int):
     rng = random.Random(3)
-    accepted = 0
-    for _ in range(6000):
+    for _ in range(n):
         root = lxml.html.Element(rng.choice(["div", "p", "span", "li", "td", "section"]))
         root.text = rng.choice(_FUZZ_TEXTS)
         for _ in range(rng.randint(0, 4)):
             child = _tree(rng, 1)
             child.tail = rng.choice(_FUZZ_TEXTS)
             root.append(child)
+        yield root
+
+
+def test_a_tree_that_reads_back_comes_back_identical():
+    accepted = 0
+    for root in _fuzz_roots(6000):
         if reads_back(root):
             accepted += 1
             doc = _reparse(_serialise(root))
@@ -123,6 +129,22 @@ def test_a_tree_that_reads_back_comes_back_identical():
             assert len(doc) == 1 and len(body) == 1 and not body.text, _serialise(root)
             assert _same(root, body[0]), _serialise(root)
     assert accepted > 1000
+
+
+def _writes_plain(root) -> bool:
+    try:
+        GatecrawlConverter([]).write(root, plain=True)
+    except NotReadBack:
+        return False
+    return True
+
+
+def test_the_writer_reads_directly_the_trees_that_read_back():
+    for root in _fuzz_roots(3000):
+        assert _writes_plain(root) == reads_back(root), _serialise(root)
+    for n in (150, 199, 200, 201, 260):
+        deep = lxml.html.fromstring("<div>" * n + "x" + "</div>" * n)
+        assert _writes_plain(deep) == reads_back(deep) == (n <= 200), n
 
 
 def test_a_tree_too_deep_for_the_parser_is_reparsed():
@@ -142,7 +164,7 @@ def test_the_markdown_is_the_same_through_the_reparse(case, monkeypatch):
     body = parse_html((d / "input.html").read_bytes()).find("body")
     base = meta.get("base_url", "https://example.com/page.html")
     direct = to_markdown(body, base_url=base)
-    monkeypatch.setattr(conversion, "reads_back", lambda root: False)
+    monkeypatch.setattr(writer, "root_reads_back", lambda root: False)  # every tree reparsed
     reparsed = to_markdown(body, base_url=base)
     assert (direct.text, direct.title, direct.provenance) == \
         (reparsed.text, reparsed.title, reparsed.provenance)

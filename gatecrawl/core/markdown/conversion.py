@@ -12,7 +12,7 @@ from gatecrawl.core.markdown.dom import _norm_ws, css_path
 from gatecrawl.core.markdown.links import _find_base
 from gatecrawl.core.markdown.normalise import _normalise
 from gatecrawl.core.markdown.prepare import _prepare
-from gatecrawl.core.markdown.roundtrip import reads_back
+from gatecrawl.core.markdown.roundtrip import NotReadBack
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,13 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
     base = _find_base(root, base_url or "")
     work, info = _prepare(root, base)
     conv = GatecrawlConverter(info.codes)
-    if info.plain and reads_back(work):
-        raw = conv.write(work)  # the reparse would give this very tree
-    else:
+    raw = None
+    if info.plain:
+        try:
+            raw = conv.write(work, plain=True)  # the reparse would give this very tree
+        except NotReadBack:
+            conv = GatecrawlConverter(info.codes)
+    if raw is None:
         raw = conv.write(_reparse(lxml.html.tostring(work, encoding="unicode", method="html")))
     text = _normalise(raw, info.codes)
 

@@ -96,8 +96,10 @@ _NOT_READ_BACK = frozenset(
 #: tag names the parser gives back as they are written (lower-case ASCII name characters; the
 #: parser keeps at most 100 bytes of a name)
 _PLAIN_NAME = re.compile(r"[a-z][a-z0-9:._-]{0,60}\Z")
-#: elements about 200 levels below the root: too deep for the check (the parser's limit is near)
-_TOO_DEEP = lxml.etree.XPath("/".join(["*"] * 200))
+#: levels below the root a tree read directly may have (the parser's limit is some 50 deeper)
+MAX_DEPTH = 200
+#: elements MAX_DEPTH levels below the root
+_TOO_DEEP = lxml.etree.XPath("/".join(["*"] * MAX_DEPTH))
 
 # tag names known to be plain: any other is checked against _PLAIN_NAME
 _PLAIN_TAGS = frozenset(
@@ -114,42 +116,57 @@ def _plain_tag(tag) -> bool:
             and _PLAIN_NAME.match(tag) is not None)
 
 
+class NotReadBack(Exception):
+    """The tree being written directly holds something the parser would not give back as it
+    is: the caller writes the reparsed tree instead."""
+
+
+def root_reads_back(root: lxml.etree._Element) -> bool:
+    """The parser puts ``root`` (its start tag first in the document) below the body it opens."""
+    # (the parser puts a <frameset> start tag beside the body it would otherwise open)
+    return _plain_tag(root.tag) and root.tag != "frameset"
+
+
+def safe_below(parent: str) -> frozenset:
+    """Tags of children that read back below ``parent`` whatever their content and neighbours
+    (any other child is judged by :func:`child_reads_back`)."""
+    return _PLAIN_TAGS - _CLOSED_BY.get(parent, frozenset()) - {"li"}
+
+
+def child_reads_back(child: lxml.etree._Element, tag, parent: str) -> bool:
+    """Whether ``child`` (tag ``tag``), a child of an element named ``parent``, reads back as
+    it is (its own children are judged in turn)."""
+    if tag.__class__ is not str:
+        return False  # a comment or processing instruction
+    closers = _CLOSED_BY.get(parent)
+    if closers is not None and tag in closers:
+        return False
+    if tag in VOID:
+        return not child.text and not len(child)
+    if tag == "li" and not child.text and not len(child):
+        # written "<li>" without its end tag: the next thing must close it
+        if child.tail:
+            return False
+        nxt = child.getnext()
+        return nxt is None or nxt.tag == "li"
+    return _plain_tag(tag)
+
+
 def reads_back(root: lxml.etree._Element) -> bool:
     """Whether serialising ``root`` as HTML and parsing it again gives the same tree (tags,
     texts, tails and attribute values other than targets: the page-level conditions in the
-    module docstring are the caller's)."""
-    # (the parser puts a <frameset> start tag beside the body it would otherwise open)
-    if not _plain_tag(root.tag) or root.tag == "frameset" or _TOO_DEEP(root):
-        return False
-    return _children_read_back(root)
+    module docstring are the caller's). The writer makes the same checks as it walks
+    (:meth:`~gatecrawl.core.markdown.writer.MarkdownWriter.write` with ``plain=True``)."""
+    return root_reads_back(root) and not _TOO_DEEP(root) and _children_read_back(root)
 
 
 def _children_read_back(el: lxml.etree._Element) -> bool:
     # (a module function calling itself, not a nested one: no reference cycle)
-    closers = _CLOSED_BY.get(el.tag)
+    safe = safe_below(el.tag)
     for child in el:
         tag = child.tag
-        if tag not in _PLAIN_TAGS:
-            if tag.__class__ is not str:
-                return False  # a comment or processing instruction
-            if tag in VOID:
-                if child.text or len(child):
-                    return False
-                if closers is not None and tag in closers:
-                    return False
-                continue
-            if not _plain_tag(tag):
-                return False
-        if closers is not None and tag in closers:
+        if tag not in safe and not child_reads_back(child, tag, el.tag):
             return False
-        if tag == "li" and not child.text and not len(child):
-            # written "<li>" without its end tag: the next thing must close it
-            if child.tail:
-                return False
-            nxt = child.getnext()
-            if nxt is not None and nxt.tag != "li":
-                return False
-            continue
         if len(child) and not _children_read_back(child):
             return False
     return True
