@@ -122,7 +122,9 @@ def _meta(doc, prop: str, index: PageIndex | None = None) -> str:
 
 
 def _text_len(el) -> int:
-    return len(" ".join((el.text_content() or "").split()))
+    # (an element without children holds its text only: no text_content() call for it)
+    text = (el.text or "") if not len(el) else el.text_content()
+    return len(" ".join(text.split()))
 
 
 #: the class values of an element and its descendants, as plain strings
@@ -146,11 +148,14 @@ def _post_like(body, index: PageIndex | None):
     words hold, and no word holds the space that joins class and id), ``body`` or below it."""
     if index is None:
         return body.iter(*_POST_TAGS)
+    return _in_body((el for el in index.idents.named(_POST_HINT) if el.tag in _POST_TAGS), body)
+
+
+def _in_body(els, body) -> list:
+    """The elements of ``els`` that are ``body`` or lie below it, in their order."""
     below = {body}  # elements known to lie in ``body`` (itself included)
     out = []
-    for el in index.idents.named(_POST_HINT):
-        if el.tag not in _POST_TAGS:
-            continue
+    for el in els:
         path = []
         a = el
         while a is not None and a not in below:
@@ -194,10 +199,12 @@ def _repeated_posts(body, index: PageIndex | None = None) -> tuple[int, float]:
     FORUM_MIN_POSTS: no thread); ``index``: the document's ``PageIndex`` when the caller has it."""
     n = 0
     chars = 0
-    inside: set = set()  # the taken containers and everything in them
+    # The last container taken: the candidates come in document order, and a taken container
+    # lies in none taken before it, so the one a later candidate can lie in is the last one.
+    last = None
     has_time = None  # (taken at the first post-like container)
     for el in _post_like(body, index):
-        if el in inside:
+        if last is not None and (el is last or any(a is last for a in el.iterancestors())):
             continue
         if not _post_ident(f"{el.get('class') or ''} {el.get('id') or ''}"):
             continue
@@ -208,31 +215,36 @@ def _repeated_posts(body, index: PageIndex | None = None) -> tuple[int, float]:
         size = _text_len(el)
         if size < 40:
             continue
-        inside.update(el.iter())
+        last = el
         n += 1
         chars += size
     # (the page's text is measured only for a count that can make a thread)
     return n, (chars / max(1, _text_len(body)) if chars and n >= FORUM_MIN_POSTS else 0.0)
 
 
-def _repeated_items(body) -> tuple[int, float]:
+def _repeated_items(body, min_items: int = 0) -> tuple[int, float]:
     """The largest group of sibling items with the same tag and class that each hold a link,
     and the share of the page's text those items hold (collapsed menus left out of the
-    page's text: they are not shown)."""
+    page's text: they are not shown); a share of 0.0 for a group of fewer than ``min_items``."""
     from gatecrawl.core.extract import collapsed_menu_chars
 
-    total = max(1, _text_len(body) - collapsed_menu_chars(body))
-    best_n, best_share = 0, 0.0
+    # (the group holding the most text holds the largest share: the page's text is measured for
+    # that group only, and only when it has items enough to make a listing)
+    best_n, best_chars = 0, 0
     for _parent, items in _sibling_groups(body, ("ul", "ol", "div", "section", "main", "tbody")):
-        linked = [it for it in items if it.find(".//a") is not None]
+        linked = [it for it in items if next(it.iterdescendants("a"), None) is not None]
         if len(linked) < 0.8 * len(items):
             continue
-        share = sum(_text_len(it) for it in linked) / total
-        if share > best_share:
-            best_n, best_share = len(items), share
-    return best_n, best_share
+        chars = sum(_text_len(it) for it in linked)
+        if chars > best_chars:
+            best_n, best_chars = len(items), chars
+    if best_n < min_items:
+        return best_n, 0.0
+    return best_n, best_chars / max(1, _text_len(body) - collapsed_menu_chars(body))
 
 
+#: a listing: a group of at least this many items (see ``_repeated_items``)
+LISTING_MIN_ITEMS = 8
 #: a listing item: at least this many siblings of one tag and class, each holding a link
 ITEM_MIN_SIBLINGS = 6
 #: ... and text of its own beside the link (a price, an author, a date, a summary)
@@ -336,6 +348,29 @@ def _price_candidates(body, index: PageIndex | None = None) -> list:
     return _ITEMPROP_PRICE(body)
 
 
+#: ``_PRICE_WORDS`` for the index's search (which folds as ``_price_candidates`` does)
+_PRICE_WORDS_RX = re.compile("|".join(_PRICE_WORDS))
+
+
+def _names_price(el) -> bool:
+    """``el`` names a price (a ``_PRICE_CLASS`` class or itemprop="price") and holds an amount."""
+    return (_PRICE_CLASS.search(el.get("class") or "") is not None or el.get("itemprop") == "price") and \
+        _CURRENCY.search(el.text_content() or "") is not None
+
+
+def _price_count(body, index: PageIndex | None = None) -> int:
+    """How many of ``_price_candidates(body, index)`` name a price and hold an amount. With the
+    document's ``PageIndex`` the elements whose class can match are those whose id or class
+    holds a ``_PRICE_WORDS`` word (its search, folded as the case-blind pattern matches), in
+    ``body``; with the itemprop="price" elements, they are the candidates that can count (not
+    every element of ``body`` with a class)."""
+    if index is None or not any(w in index.idents.text for w in _PRICE_WORDS):
+        return sum(1 for el in _price_candidates(body, index) if _names_price(el))
+    cands = dict.fromkeys(_in_body(index.idents.named(_PRICE_WORDS_RX), body))
+    cands.update(dict.fromkeys(_ITEMPROP_PRICE(body)))
+    return sum(1 for el in cands if _names_price(el))
+
+
 def detect_page_type(doc: lxml.html.HtmlElement, url: str = "", *, index: PageIndex | None = None) -> PageTypeGuess:
     """The page's type and the signals that decided it (see the module docstring).
     ``index``: the ``PageIndex`` of ``doc``'s root when the caller has it (its body, metas,
@@ -378,15 +413,13 @@ def detect_page_type(doc: lxml.html.HtmlElement, url: str = "", *, index: PageIn
             return PageTypeGuess("article", (f"jsonld:{t}",))
     if og == "article":
         return PageTypeGuess("article", ("og:type:article",))
-    prices = sum(1 for el in _price_candidates(body, index)
-                 if (_PRICE_CLASS.search(el.get("class") or "") or el.get("itemprop") == "price")
-                 and _CURRENCY.search(el.text_content() or ""))
+    prices = _price_count(body, index)
     if prices and any(_CART.search(f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} "
                                    f"{(el.text or '')[:40]}")
                       for el in body.iter("button", "form", "a", "input")):
         return PageTypeGuess("product", (f"price:{prices}", "cart_control"))
-    n_items, item_share = _repeated_items(body)
-    if n_items >= 8 and item_share >= 0.4:
+    n_items, item_share = _repeated_items(body, LISTING_MIN_ITEMS)
+    if n_items >= LISTING_MIN_ITEMS and item_share >= 0.4:
         return PageTypeGuess("listing", (f"repeated_items:{n_items}", f"item_text_share:{item_share:.2f}"))
     # 3. prose or not
     prose = [p for p in body.iter("p") if _text_len(p) >= 150]

@@ -162,13 +162,16 @@ _TEXT_NODES = lxml.etree.XPath(".//text()[normalize-space()]")
 _CTA_UNITS = frozenset(["p", "div", "h2", "h3", "h4", "h5", "h6"])
 
 
-def _drop_calls_to_action(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+def _drop_calls_to_action(root: lxml.etree._Element, protected: dict, fired: set[str]) -> list | None:
     """``exclude_call_to_action``: short paragraphs (under 400 characters, no quote or
-    embedded post) whose text is a call to action (see :data:`_CTA_RX`)."""
+    embedded post) whose text is a call to action (see :data:`_CTA_RX`). Returns
+    ``_TEXT_NODES(root)`` when nothing was removed (the text nodes of ``root`` as it is), else
+    None."""
     # candidates: the nearest p/div/heading around each text node holding a hint word
     cands: list = []
     seen: set = set()
-    for txt in _TEXT_NODES(root):
+    texts = _TEXT_NODES(root)
+    for txt in texts:
         if not _CTA_HINT_RX.search(txt.lower()):
             continue
         el = txt.getparent()
@@ -197,6 +200,8 @@ def _drop_calls_to_action(root: lxml.etree._Element, protected: dict, fired: set
             continue
         _drop(el)
         fired.add("exclude_call_to_action")
+        texts = None
+    return texts
 
 
 # A block that only labels an ad slot ("Advertisement", "Story continues below advertisement").
@@ -209,10 +214,11 @@ _AD_LABEL_RX = re.compile(
 _AD_UNITS = frozenset(["p", "div", "span", "aside", "section", "figure", "h2", "h3", "h4", "h5", "h6"])
 
 
-def _drop_ad_labels(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
+def _drop_ad_labels(root: lxml.etree._Element, protected: dict, fired: set[str], texts: list | None = None) -> None:
     """``exclude_ad_label``: the largest block around a text node whose whole text is an ad-slot
-    label, as long as that block holds nothing else."""
-    for txt in _TEXT_NODES(root):
+    label, as long as that block holds nothing else. ``texts``: ``_TEXT_NODES(root)`` when the
+    caller has it (``root`` not changed since)."""
+    for txt in _TEXT_NODES(root) if texts is None else texts:
         if len(txt) > 80 or not _AD_LABEL_RX.match(txt.strip() or "x"):
             continue
         el = txt.getparent()

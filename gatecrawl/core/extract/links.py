@@ -39,17 +39,28 @@ def _fold(text: str) -> str:
     return text.replace("\u0130", "i").lower().replace("\u0131", "i").replace("\u017f", "s")
 
 
-def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset()) -> None:
+def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset(),
+                 kinds: list | None = None) -> None:
     """Link-dense lists and blocks (menus, tag clouds, "related" link lists), legal lines,
-    repeated blocks (a caption or teaser that appears twice is kept once)."""
+    repeated blocks (a caption or teaser that appears twice is kept once). ``kinds``: the
+    ``(element, kind)`` list of ``patterns._protected_blocks`` from a walk of a tree that
+    ``root`` is a part of, changed since by removals only: the elements below ``root`` whose
+    class/id words name a caption are read from it."""
     seen: set[str] = set()
-    names_caption: dict = {}  # element -> its class/id names a caption (siblings share a parent)
+    if kinds is None:
+        names_caption: dict = {}  # element -> its class/id names a caption (siblings share a parent)
 
-    def caption_named(x) -> bool:
-        v = names_caption.get(x)
-        if v is None:
-            v = names_caption[x] = _keep_kind(_attrs(x)) == "caption"
-        return v
+        def caption_named(x) -> bool:
+            v = names_caption.get(x)
+            if v is None:
+                v = names_caption[x] = _keep_kind(_attrs(x)) == "caption"
+            return v
+    else:
+        captions = {el for el, kind in kinds if kind == "caption"}
+        root_named = _keep_kind(_attrs(root)) == "caption"
+
+        def caption_named(x) -> bool:
+            return root_named if x is root else x in captions
 
     for el in list(root.iter("figcaption", "div", "span", "p")):
         parent = el.getparent()

@@ -8,8 +8,8 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import (_alternatives, _attr_matcher, _attrs, _drop, _rx, _squash, _text_len,
-    collapsed_menu_chars)
+from gatecrawl.core.extract.dom import (_RemovedBlocks, _ancestors_of, _any_pattern, _attr_matcher, _attrs, _drop,
+    _lower_rx, _rx, _squash, _text_len, _union, collapsed_menu_chars)
 from gatecrawl.core.extract.listing import _drop_teaser_lists
 
 
@@ -74,34 +74,6 @@ _SEMANTIC_SCHEMA = _rx(r"articlebody|(?:^|\s)text(?:$|\s)")
 _EMBED_RX = _rx(r"embed|twitter-tweet|instagram-media|tiktok-embed")
 
 
-#: the word boundaries of the class-word patterns: start or a blank, ``_`` or ``-`` on each side
-_WORD_START, _WORD_END = r"(?:^|[\s_-])", r"(?:$|[\s_-])"
-
-
-def _any_pattern(rules) -> tuple[re.Pattern, re.Pattern]:
-    """Two patterns that between them match where any pattern of ``rules`` does (lower case, see
-    :func:`_lower_rx`): the rules' bounded words (``(?:^|[\\s_-])word(?:$|[\\s_-])``) under one
-    pair of boundaries, and their other alternatives. One alternation of all the rules (a
-    boundary group leading many of its branches) took 6.6 us a word on the corpora's class
-    words; the two take 3.7 together. A text matches one of the alternatives of a pattern
-    exactly when it matches the pattern, so the union is unchanged."""
-    bounded, loose = [], []
-    for _name, rx in rules:
-        for alt in _alternatives(rx.pattern):
-            if alt.startswith(_WORD_START) and alt.endswith(_WORD_END) and len(alt) > len(_WORD_START + _WORD_END):
-                bounded.append(alt[len(_WORD_START):-len(_WORD_END)])
-            else:
-                loose.append(alt)
-    return (re.compile(_WORD_START + "(?:" + "|".join(f"(?:{b})" for b in bounded) + ")" + _WORD_END),
-            re.compile("|".join(f"(?:{a})" for a in loose)))
-
-
-def _lower_rx(rx: re.Pattern) -> re.Pattern:
-    """``rx`` without IGNORECASE, for lower-cased input (its patterns are lower case; the
-    case-insensitive engine is about three times slower on these long alternations)."""
-    return re.compile(rx.pattern)
-
-
 _CONTENT_CLASS_LRX = _lower_rx(_CONTENT_CLASS_RX)
 _EMBED_LRX = _lower_rx(_EMBED_RX)
 _PATTERN_LRULES = tuple((name, _lower_rx(rx)) for name, rx in _PATTERN_RULES)
@@ -149,10 +121,10 @@ def _names_content(word: str) -> bool:
     return bool(_CONTENT_CLASS_LRX.search(word) or _EMBED_LRX.search(word))
 
 
-#: words one of which every match of ``_KEEP_ANY_LRX`` holds (a substring test per word is
-#: cheaper than the pattern's scan, and most class strings hold none)
-_KEEP_WORDS = ("caption", "credit", "byline", "by-line", "author", "date", "timestamp", "published",
-               "posted-on", "entry-meta", "article-meta")
+#: words one of which every match of ``_KEEP_ANY_LRX`` holds, as one tree (``dom._union``): a
+#: search for them is cheaper than the pattern's scan, and most class strings hold none
+_KEEP_WORDS = re.compile(_union(("caption", "credit", "byline", "by-line", "author", "date", "timestamp",
+                                 "published", "posted-on", "entry-meta", "article-meta")))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -160,7 +132,7 @@ def _keep_kind(a: str) -> str | None:
     if not a:
         return None
     a = a.lower()
-    if not any(w in a for w in _KEEP_WORDS) or not _KEEP_ANY_LRX.search(a):
+    if _KEEP_WORDS.search(a) is None or not _KEEP_ANY_LRX.search(a):
         return None
     if _CAPTION_LRX.search(a):
         return "caption"
@@ -222,25 +194,35 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
     classify = _classify_attrs
     structural = _STRUCTURAL_KEEP
     collect = rule_candidates.append if rule_candidates is not None else None
+    # each class/id string met: ``(_attrs, its rule, its kind)`` (a page repeats its strings),
+    # keyed by ``_attrs`` before the strip: the class alone or the id alone need no new string
+    seen: dict = {}
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
         get = el.get
         cls, ident = get("class"), get("id")
-        if cls is None and ident is None:
-            if collect is not None and (get("role") is not None or el.tag in rule_tags):
-                rule = named(el, "")
-                if rule is not None and el.tag not in structural:
-                    collect((el, rule))
-            continue
-        a = f"{cls or ''} {ident or ''}".strip()  # (``_attrs``)
+        if cls is None:
+            if ident is None:
+                if collect is not None and (get("role") is not None or el.tag in rule_tags):
+                    rule = named(el, "")
+                    if rule is not None and el.tag not in structural:
+                        collect((el, rule))
+                continue
+            key = ident
+        else:
+            key = cls if ident is None else f"{cls} {ident}"
+        known_ = seen.get(key)
+        if known_ is None:
+            a = key.strip()  # (``_attrs``)
+            known_ = seen[key] = (a, classify(a) if a else None, keep_kind(a))
         if collect is not None:
             tag = el.tag
             if tag in rule_tags or get("role"):
-                rule = named(el, a)
+                rule = named(el, known_[0])
             else:  # (``_named_rule`` without a tag rule or a role, inlined: most elements)
-                rule = classify(a) if a else None
+                rule = known_[1]
             if rule is not None and tag not in structural:
                 collect((el, rule))
-        kind = keep_kind(a)
+        kind = known_[2]
         if kind is None:
             continue
         if kinds is not None:
@@ -347,9 +329,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         if n >= 100:
             prose[p] = n
     prose_total = sum(prose.values())
-    holds_protected: set = set()  # ancestors of protected elements
-    for el in protected:
-        holds_protected.update(el.iterancestors())
+    holds_protected = _ancestors_of(protected)
 
     def removable(el, rule) -> bool:
         return _kept_by(el, rule) is None
@@ -371,20 +351,19 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
             return "size"  # a page-level wrapper carrying a boilerplate-looking word
         return None
 
-    # the elements inside the blocks removed so far: their removal changes nothing the rest
-    # of this function reads (later candidates are not inside them, or inside them too, and
-    # the heading and teaser rules walk ``root``), so such an element is judged only for the
-    # rule name it would record (see below)
-    inside_removed: set = set()
+    # An element inside a block removed so far: its removal changes nothing the rest of this
+    # function reads (later candidates are not inside the block, or inside it too, and the
+    # heading and teaser rules walk ``root``), so such an element is judged only for the rule
+    # name it would record (see below). (The candidates come in document order.)
+    removed = _RemovedBlocks(root)
     for el, rule in candidates:
         if el.getparent() is None or el in protected:
             continue
-        if el in inside_removed and ("exclude_post_comments" if rule in skip else rule) in fired:
+        if ("exclude_post_comments" if rule in skip else rule) in fired and removed.holds(el):
             continue  # (the one effect its judgement could have: the name is recorded already)
         why = _kept_by(el, rule)
         if why is None:
-            if len(el):
-                inside_removed.update(el.iterdescendants())
+            removed.add(el)
             _drop(el)
             if rule in skip:  # (only comments under one post of a thread get here)
                 fired.add("exclude_post_comments")

@@ -361,16 +361,16 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         _clean_patterns(root, keep_comments=keep_comments, fired=fired, skip=skip, kinds=kinds)
         if guess.type == "product":
             _drop_reviews(root, fired)
-    _clean_links(root, fired, skip)
-    # (also records the keep rules that apply; the tree has only lost elements since the
-    # pattern rules' walk, which read their class words)
+    # (both read the class words the pattern rules' walk read: the tree has only lost elements
+    # since; the keep rules that apply are recorded)
+    _clean_links(root, fired, skip, kinds=kinds)
     protected = _protected_blocks(root, fired, known=kinds)
     _drop_popovers(root, fired)
     _drop_author_bios(root, protected, fired)
     if "exclude_inline_teaser" not in skip:
         _drop_inline_teasers(root, protected, fired)
-    _drop_calls_to_action(root, protected, fired)
-    _drop_ad_labels(root, protected, fired)
+    texts = _drop_calls_to_action(root, protected, fired)  # (root's text nodes when it removed nothing)
+    _drop_ad_labels(root, protected, fired, texts)
     _drop_press_boilerplate(root, protected, fired)
     _drop_media_and_policy(root, protected, fired)
     set_aside: list[tuple[str, str]] = []

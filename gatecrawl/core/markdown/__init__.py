@@ -5,7 +5,8 @@
 1. *Preparation* (lxml): non-content elements are removed, links and images are resolved,
    code blocks, tables and containers are normalised (rules below);
 2. *Conversion*: the prepared tree is serialised and parsed again by lxml (the parser's
-   repairs are part of the conversion), then :class:`GatecrawlConverter` walks it
+   repairs are part of the conversion; a tree the parser would give back unchanged, most of
+   them, is read as it is: :mod:`.roundtrip`), then :class:`GatecrawlConverter` walks it
    (:mod:`.writer`: the same walk as the markdownify stage it replaced, byte for byte,
    without BeautifulSoup), followed by a text normalisation pass.
 
@@ -89,7 +90,8 @@ Layout of the package: :mod:`.dom` (shared tag sets, sentinels, text and tree he
 :mod:`.links` (the base URL, safe link and image targets), :mod:`.code` (code language and
 verbatim text), :mod:`.tables` (layout tables, data-table grids), :mod:`.admonitions`,
 :mod:`.blocks` (definition lists, details summaries, figure captions), :mod:`.prepare` (the
-preparation stage), :mod:`.writer` (the tree walk: whitespace, child joining, rule lookup),
+preparation stage), :mod:`.roundtrip` (whether the parser would change the prepared tree),
+:mod:`.writer` (the tree walk: whitespace, child joining, rule lookup),
 :mod:`.converter` (:class:`GatecrawlConverter`: the rule of each tag and the escaping),
 :mod:`.normalise` (the text pass: code fences, hard breaks, blank lines, NFC) and
 :mod:`.conversion` (:func:`to_markdown`, the title and the provenance spans).

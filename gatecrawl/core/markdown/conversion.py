@@ -12,6 +12,7 @@ from gatecrawl.core.markdown.dom import _norm_ws, css_path
 from gatecrawl.core.markdown.links import _find_base
 from gatecrawl.core.markdown.normalise import _normalise
 from gatecrawl.core.markdown.prepare import _prepare
+from gatecrawl.core.markdown.roundtrip import NotReadBack
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,15 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
         return MarkdownResult(text="", title=None, provenance=[])
     base = _find_base(root, base_url or "")
     work, info = _prepare(root, base)
-    html = lxml.html.tostring(work, encoding="unicode", method="html")
     conv = GatecrawlConverter(info.codes)
-    raw = conv.write(_reparse(html))
+    raw = None
+    if info.plain:
+        try:
+            raw = conv.write(work, plain=True)  # the reparse would give this very tree
+        except NotReadBack:
+            conv = GatecrawlConverter(info.codes)
+    if raw is None:
+        raw = conv.write(_reparse(lxml.html.tostring(work, encoding="unicode", method="html")))
     text = _normalise(raw, info.codes)
 
     provenance: list[dict] = []

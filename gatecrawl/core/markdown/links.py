@@ -37,6 +37,54 @@ def _safe_url(raw: str | None, base: str) -> str | None:
     )
 
 
+#: an http(s) target ``urljoin`` gives back as it is, whatever the base: an ASCII host without
+#: brackets, a path without ``;``, a query and a fragment that are not empty when present, no
+#: blank or control character (the first and last characters are ASCII: nothing to strip)
+_PLAIN_ABSOLUTE = re.compile(
+    r"https?://[A-Za-z0-9.\-_~!$&'()*+,=:@%]+(?:/[^?#;\x00-\x20\x7f]*)?"
+    r"(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?\Z")
+#: a root-relative target ``urljoin`` appends to the base's ``scheme://host`` as it is (the same
+#: conditions; no ``.`` or ``..`` segment)
+_PLAIN_ROOTED = re.compile(
+    r"/(?!/)[^?#;\x00-\x20\x7f]*(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?\Z")
+_DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+
+
+class Targets:
+    """The safe targets of one page (base URL ``base``): :func:`_safe_url`, with the two common
+    kinds of target, a plain absolute http(s) URL and a plain root-relative path, written
+    without ``urljoin`` (the same string: ``tests/test_markdown_links.py``)."""
+
+    __slots__ = ("base", "_plain", "_root")
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        try:
+            parts = urlsplit(base) if base else None
+        except ValueError:
+            self._plain = False  # urljoin raises on this base: every target is refused
+            self._root = None
+            return
+        self._plain = True
+        self._root = (parts.scheme + "://" + parts.netloc
+                      if parts is not None and parts.scheme in ("http", "https") and parts.netloc
+                      else None)
+
+    def url(self, raw: str | None) -> str | None:
+        """``_safe_url(raw, base)``."""
+        if raw and self._plain and not raw[-1].isspace():
+            if _PLAIN_ABSOLUTE.match(raw):
+                url = raw
+            elif self._root is not None and _PLAIN_ROOTED.match(raw) and not _DOT_SEGMENT.search(raw):
+                url = self._root + raw
+            else:
+                return _safe_url(raw, self.base)
+            # (no blank: the space needs no encoding)
+            return (url.replace("(", "%28").replace(")", "%29").replace("<", "%3C")
+                    .replace(">", "%3E").replace("\\", "%5C"))
+        return _safe_url(raw, self.base)
+
+
 def _find_base(root: lxml.etree._Element, base_url: str) -> str:
     href = root.get("data-gc-base")
     if not href:

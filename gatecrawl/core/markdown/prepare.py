@@ -13,14 +13,22 @@ from gatecrawl.core.markdown.code import _code_language, _code_text
 from gatecrawl.core.markdown.dom import (_BLOCK_RENAME, _BLOCK_TAGS, _CODE_CLOSE, _CODE_OPEN,
     _DROP_TAGS, _EMPHASIS, _HEADINGS, _TO_CLEAN, _TRANSPARENT_INLINE, _clean_text, _drop_keep_tail,
     _has_text, _norm_ws, _unwrap)
-from gatecrawl.core.markdown.links import _safe_url
+from gatecrawl.core.markdown.links import Targets
 from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _unwrap_layout_table,
                                            _unwrap_root_layout_table)
 
 #: the elements below the root with a ``hidden`` attribute
 _HIDDEN = lxml.etree.XPath("descendant::*[@hidden]")
+#: the names given to elements removed with the non-content ones, and to elements unwrapped
+#: (no parsed tag has upper case)
+_REMOVED = "GC-REMOVED"
+_UNWRAPPED = "GC-UNWRAPPED"
+#: the tags of each kind of emphasis
+_SAME_EMPHASIS = {"strong": ("b", "strong"), "em": ("em", "i")}
 #: the texts of an element and its descendants and their tails, joined (not the element's tail)
 _STRING_VALUE = lxml.etree.XPath("string()", smart_strings=False)
+#: texts and targets at least this long are left to the parser to judge (its limit is 10 MB)
+_LONG_TEXT = 1_000_000
 
 
 class _Prepared:
@@ -28,6 +36,9 @@ class _Prepared:
         self.codes: list[tuple[str, str]] = []  # (language, code)
         #: (kind, element of the prepared root): a heading or paragraph marked for provenance
         self.prov_paths: list[tuple[str, lxml.etree._Element]] = []
+        #: no text holds a carriage return or is too long for the parser, no link or image
+        #: target holds a character the serialiser percent-encodes (see :mod:`.roundtrip`)
+        self.plain = True
 
 
 def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element, _Prepared]:
@@ -49,21 +60,25 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
         info.prov_paths.append((el.tag, src))
         el.set("data-gc-prov", str(len(info.prov_paths) - 1))
 
-    # Non-content elements.
-    for el in list(work.iter(*_DROP_TAGS)):
-        if el is not work:
-            _drop_keep_tail(el)
-    for el in list(work.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
-        _drop_keep_tail(el)
-    for el in _HIDDEN(work):  # (document order; a list taken before any removal)
-        _drop_keep_tail(el)
+    # Non-content elements, comments and processing instructions, and elements with a
+    # ``hidden`` attribute (renamed first), below ``work``: removed with their content, the text
+    # that follows each kept in its place (libxml2 leaves it where it was: it joins the text
+    # before the element).
+    for el in _HIDDEN(work):
+        el.tag = _REMOVED
+    lxml.etree.strip_elements(work, _REMOVED, *_DROP_TAGS, lxml.etree.Comment,
+                              lxml.etree.ProcessingInstruction, with_tail=False)
 
     # Whether any text or tail holds a character the clean-up below removes or replaces (one
     # search over all of them, taken before the code capture, which only takes texts away and
     # writes its markers into the texts the clean-up skips): many pages hold none. (All of
     # them: the XPath string value of ``work``, its texts and tails joined by libxml2, what
     # ``"".join(work.itertext())`` gives without a Python string per text.)
-    to_clean = _TO_CLEAN.search(_STRING_VALUE(work)) is not None
+    texts = _STRING_VALUE(work)
+    to_clean = _TO_CLEAN.search(texts) is not None
+    # (later steps add no carriage return and no long text: this holds for the prepared tree)
+    if "\r" in texts or len(texts) > _LONG_TEXT:
+        info.plain = False
 
     # Code blocks: capture the code verbatim, then replace the content by a marker.
     for pre in list(work.iter("pre", "listing", "xmp", "plaintext")):
@@ -127,9 +142,12 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             _rebuild_table(table) if table is not work else None
 
     # Links and images.
+    targets = Targets(base)
     for el in list(work.iter("a", "img")):
         if el.tag == "a":
-            url = _safe_url(el.get("href"), base)
+            url = targets.url(el.get("href"))
+            if url and not (url.isascii() and len(url) < _LONG_TEXT):
+                info.plain = False
             keep = {"data-gc-prov": el.get("data-gc-prov")} if el.get("data-gc-prov") else {}
             el.attrib.clear()
             if url:
@@ -139,11 +157,13 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
             src = el.get("src") or ""
             if not src.strip() or src.strip().lower().startswith("data:"):
                 src = el.get("data-src") or el.get("data-original") or el.get("data-lazy-src") or src
-            url = _safe_url(src, base)
+            url = targets.url(src)
             alt = _norm_ws(el.get("alt") or "")
             if not url:
                 _drop_keep_tail(el)
                 continue
+            if not (url.isascii() and len(url) < _LONG_TEXT):
+                info.plain = False
             el.attrib.clear()
             el.set("src", url)
             el.set("alt", alt)
@@ -152,33 +172,35 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     # them so and every element made here or in the extraction is named so.)
     for el in list(work.iter(*_BLOCK_RENAME)):
         el.tag = _BLOCK_RENAME[el.tag]
-    for el in list(work.iter("b", "strong", "em", "i", "a", "del", "s", "strike", "code", "kbd",
-                             "samp", "q")):
-        if el is work or el.getparent() is None:
+    # Inline markup that cannot stay is unwrapped: around a block (inline markup cannot span
+    # blocks), or inside the same emphasis or a heading. (An element to unwrap is renamed, and
+    # all are unwrapped at once below: a renamed ancestor no longer counts, as if it were gone
+    # already, and unwrapping an element changes nothing the tests of the elements after it in
+    # document order look at.)
+    for el in work.iter("b", "strong", "em", "i", "a", "del", "s", "strike", "code", "kbd",
+                        "samp", "q"):
+        if el is work:
+            continue
+        if next(el.iterdescendants(*_BLOCK_TAGS), None) is not None:
+            el.tag = _UNWRAPPED
             continue
         kind = _EMPHASIS.get(el.tag)
-        if any(True for d in el.iterdescendants() if isinstance(d.tag, str) and d.tag in _BLOCK_TAGS):
-            _unwrap(el)  # inline markup cannot span blocks
-            continue
-        if kind:
-            anc = el.getparent()
-            while anc is not None:
-                if _EMPHASIS.get(anc.tag) == kind or anc.tag in _HEADINGS:
-                    _unwrap(el)
-                    break
-                anc = anc.getparent()
+        if kind and next(el.iterancestors(*_SAME_EMPHASIS[kind], *_HEADINGS), None) is not None:
+            el.tag = _UNWRAPPED
     # Fewer, shallower nodes for the converter: transparent inline tags are unwrapped and
-    # text-less wrappers around a single element are removed (no change in output).
-    for el in list(work.iter(*_TRANSPARENT_INLINE)):
-        if el is not work and el.getparent() is not None:
-            _unwrap(el)
-    for el in list(work.iter("div")):
-        if el is work or el.getparent() is None or len(el) != 1:
+    # text-less wrappers around a single element are removed (no change in output). (libxml2
+    # moves each one's children and texts into its parent, below ``work`` itself.)
+    lxml.etree.strip_tags(work, _UNWRAPPED, *_TRANSPARENT_INLINE)
+    # (a wrapper's test looks at its own text and children, which unwrapping the wrappers
+    # before it leaves as they are: they are renamed and unwrapped at once)
+    for el in work.iter("div"):
+        if el is work or len(el) != 1:
             continue
         if (el.text and el.text.strip()) or (el[0].tail and el[0].tail.strip()):
             continue
         if el.get("data-gc-prov") is None:
-            _unwrap(el)
+            el.tag = _UNWRAPPED
+    lxml.etree.strip_tags(work, _UNWRAPPED)
     for h in list(work.iter(*_HEADINGS)):
         if not _has_text(h):
             _drop_keep_tail(h) if h is not work else None

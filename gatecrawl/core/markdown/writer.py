@@ -28,6 +28,9 @@ from __future__ import annotations
 import functools
 import re
 
+from gatecrawl.core.markdown.roundtrip import (MAX_DEPTH, NotReadBack, child_reads_back, root_reads_back,
+                                              safe_below)
+
 _HEADING = re.compile(r"h(\d+)")
 _FN_NAME = re.compile(r"[\[\]:-]")
 _ALL_WS = re.compile(r"[\t \r\n]+")
@@ -109,11 +112,24 @@ class MarkdownWriter:
     def __init__(self) -> None:
         self._fns: dict[str, object] = {}
         self._child_tags: dict[tuple[frozenset, str], frozenset] = {}
+        #: tag name -> (whitespace inside it is dropped, its rule, the tags of children that
+        #: read back below it: see ``write``)
+        self._tag_info: dict[str, tuple] = {}
+        self._plain = False
+        self._depth = 0
 
     # -- entry point
-    def write(self, root) -> str:
+    def write(self, root, *, plain: bool = False) -> str:
         """Markdown of the document whose root element is ``root`` (before normalisation). (No
-        method but the rules is named ``convert_...``: a tag of that name would call it.)"""
+        method but the rules is named ``convert_...``: a tag of that name would call it.)
+
+        ``plain``: ``root`` is a prepared tree read as if it had been serialised and parsed
+        again; :class:`~gatecrawl.core.markdown.roundtrip.NotReadBack` is raised on the first
+        element the parser would not give back as it is (:mod:`.roundtrip`)."""
+        self._plain = plain
+        self._depth = 0
+        if plain and not root_reads_back(root):
+            raise NotReadBack
         doc_tags = frozenset(("[document]",))
         text = self.process_tag(root, root.tag, doc_tags) if isinstance(root.tag, str) else ""
         return self.convert__document_(None, text, frozenset())
@@ -152,7 +168,25 @@ class MarkdownWriter:
 
     # -- the walk
     def process_tag(self, el, name: str, parent_tags: frozenset) -> str:
+        info = self._tag_info.get(name)
+        if info is None:
+            info = self._tag_info[name] = (_inside(name), self._rule(name), safe_below(name))
+        inside, fn, safe = info
+        if not len(el):
+            # No children: the element's text, if any, is its only node (nothing before or after
+            # it in the element: see process_text).
+            t = el.text
+            if not t or (inside and t.isspace()):
+                text = ""
+            else:
+                text = self._only_text(t, el, inside, self._tags_below(parent_tags, name))
+            return text if fn is None else fn(self, el, text, parent_tags)
         tags = self._tags_below(parent_tags, name)
+        plain = self._plain
+        if plain:
+            self._depth += 1
+            if self._depth >= MAX_DEPTH:
+                raise NotReadBack
         nodes: list = []
         t = el.text
         if t:
@@ -162,19 +196,20 @@ class MarkdownWriter:
             t = child.tail
             if t:
                 nodes.append(t)
-        inside = _inside(name)
         strings: list[str] = []
         last = len(nodes) - 1
         for i, node in enumerate(nodes):
             if node.__class__ is str:
                 prev = nodes[i - 1] if i else None
                 nxt = nodes[i + 1] if i < last else None
-                if not node.strip() and (
+                if node.isspace() and (
                         (inside and (_absent(prev) or _absent(nxt))) or _outside(prev) or _outside(nxt)):
                     continue
                 s = self.process_text(node, prev, nxt, nodes, i, el, inside, tags)
             else:
                 tag = node.tag
+                if plain and tag not in safe and not child_reads_back(node, tag, name):
+                    raise NotReadBack
                 if not isinstance(tag, str):
                     continue  # a comment or processing instruction: no output
                 s = self.process_tag(node, tag, tags)
@@ -198,10 +233,9 @@ class MarkdownWriter:
             text = "".join(joined)
         else:
             text = "".join(strings)
-        fn = self._rule(name)
-        if fn is not None:
-            text = fn(self, el, text, parent_tags)
-        return text
+        if plain:
+            self._depth -= 1
+        return text if fn is None else fn(self, el, text, parent_tags)
 
     def process_text(self, text: str, prev, nxt, nodes: list, i: int, parent, parent_inside: bool,
                      parent_tags: frozenset) -> str:
@@ -223,6 +257,21 @@ class MarkdownWriter:
             text = self.escape_line_start(text)
         return text
 
+    def _only_text(self, text: str, parent, parent_inside: bool, parent_tags: frozenset) -> str:
+        """``process_text`` of the text of an element without children (no sibling node before
+        or after it: it is stripped inside a block, and at a line start when its parent is)."""
+        in_pre = "pre" in parent_tags
+        if not in_pre and ("\n" in text or "  " in text or "\t" in text or "\r" in text):
+            text = _ALL_WS.sub(" ", text)
+        noformat = "_noformat" in parent_tags
+        if not noformat:
+            text = self.escape(text, parent_tags)
+        if parent_inside:
+            text = text.lstrip(" \t\r\n").rstrip()
+        if text and not noformat and self._parent_at_line_start(parent):
+            text = self.escape_line_start(text)
+        return text
+
     def _at_line_start(self, nodes: list, i: int, parent) -> bool:
         """Nothing but blank text between this text node and the start of its line: the
         nearest earlier sibling that is not blank text is a ``<br>`` or a block, or there is
@@ -232,6 +281,11 @@ class MarkdownWriter:
             j -= 1
         if j >= 0:
             return self.is_line_start_tag(_tag_of(nodes[j]))
+        return self._parent_at_line_start(parent)
+
+    def _parent_at_line_start(self, parent) -> bool:
+        """The start of ``parent``'s content is a line start: the parent is a block, or a
+        transparent inline element at a line start itself."""
         node = parent
         while True:
             if node is None:
