@@ -84,3 +84,36 @@ def test_refusals_are_logged_once_per_destination_naming_host_names_only(proxy, 
         "browser egress refused: localhost:80 (egress_blocked: address_class=loopback)",
         "browser egress refused: an address literal, port 80 (egress_blocked: address_class=link_local)",
     ]
+
+
+def test_stop_ends_the_connections_still_served(origin):
+    """A client that connected and sent nothing (its handler waits for a request head) or holds
+    a tunnel open: ``stop`` cancels their handlers and closes their sockets before it returns,
+    so no task is left pending and no socket open when the event loop closes."""
+
+    async def scenario():
+        policy = EgressPolicy([f"127.0.0.3:{origin.port}"])
+        p = await EgressProxy(policy).start()
+        idle_r, idle_w = await asyncio.open_connection(p.host, p.port)
+        tun_r, tun_w = await asyncio.open_connection(p.host, p.port)
+        tun_w.write(f"CONNECT 127.0.0.3:{origin.port} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        await tun_w.drain()
+        assert (await tun_r.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 200")
+        for _ in range(100):  # both handlers registered (the idle one may still be starting)
+            if len(p._live) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert len(p._live) == 2
+        handlers = list(p._live)
+        await p.stop()
+        assert not p._live and all(t.done() for t in handlers)
+        # the proxy closed both clients' connections: each reads end of stream
+        assert await asyncio.wait_for(idle_r.read(), 5) == b""
+        assert await asyncio.wait_for(tun_r.read(), 5) == b""
+        idle_w.close()
+        tun_w.close()
+        await asyncio.gather(idle_w.wait_closed(), tun_w.wait_closed(), return_exceptions=True)
+        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        assert pending == []
+
+    asyncio.run(scenario())

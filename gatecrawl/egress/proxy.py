@@ -68,6 +68,8 @@ class EgressProxy:
         self._server: asyncio.base_events.Server | None = None
         self._decisions: dict[tuple[str, int], EgressDecision] = {}
         self._reported: set[str] = set()
+        #: the connections being served: their handler tasks and client writers (``stop`` ends them)
+        self._live: dict[asyncio.Task, asyncio.StreamWriter] = {}
 
     @property
     def url(self) -> str:
@@ -83,10 +85,22 @@ class EgressProxy:
         return self
 
     async def stop(self) -> None:
+        """Stop listening and end the connections still being served: their handlers are
+        cancelled and their client sockets closed before this returns (Python 3.11's
+        ``Server.wait_closed`` does not wait for them, and a handler left pending when its event
+        loop closes leaves its socket open)."""
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+        live = list(self._live.items())
+        self._live.clear()
+        for task, _writer in live:
+            task.cancel()
+        if live:
+            await asyncio.gather(*(task for task, _ in live), return_exceptions=True)
+        for _task, writer in live:
+            writer.close()
 
     async def _decide(self, host: str, port: int) -> EgressDecision:
         key = (host.lower().rstrip("."), port)
@@ -146,6 +160,16 @@ class EgressProxy:
         return upstream
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._live[task] = writer
+        try:
+            await self._serve(reader, writer)
+        finally:
+            if task is not None:
+                self._live.pop(task, None)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
@@ -178,8 +202,12 @@ class EgressProxy:
         if upstream is None:
             return
         up_r, up_w = upstream
-        writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-        await writer.drain()
+        try:
+            writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+            await writer.drain()
+        except BaseException:  # (a client gone, or ``stop``: the upstream socket is closed too)
+            up_w.close()
+            raise
         await self._pipe_both(reader, writer, up_r, up_w)
 
     async def _forward(self, method: str, target: str, version: str, header_lines: list[str], reader, writer) -> None:
@@ -206,8 +234,12 @@ class EgressProxy:
             if name not in _HOP_HEADERS:
                 out.append(line)
         out.append("Connection: close")
-        up_w.write(("\r\n".join(out) + "\r\n\r\n").encode("latin-1"))
-        await up_w.drain()
+        try:
+            up_w.write(("\r\n".join(out) + "\r\n\r\n").encode("latin-1"))
+            await up_w.drain()
+        except BaseException:  # (the upstream gone, or ``stop``: its socket is closed)
+            up_w.close()
+            raise
         await self._pipe_both(reader, writer, up_r, up_w)
 
     async def _pipe_both(self, cr, cw, ur, uw) -> None:
@@ -228,7 +260,12 @@ class EgressProxy:
                 except (OSError, RuntimeError):
                     pass
 
-        await asyncio.gather(pipe(cr, uw), pipe(ur, cw), return_exceptions=True)
+        try:
+            await asyncio.gather(pipe(cr, uw), pipe(ur, cw), return_exceptions=True)
+        except asyncio.CancelledError:  # ``stop``: both sockets closed, without waiting
+            uw.close()
+            cw.close()
+            raise
         await self._close(uw)
         await self._close(cw)
 
