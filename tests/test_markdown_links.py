@@ -19,6 +19,7 @@ BASES = [
     "", "https://a.example", "https://a.example/", "http://a.example/x/y.html?q=1#f", "https://[bad",
     "about:blank", "HTTPS://A.example/Dir/", "https://a.example/x;p", "file:///x", "http://",
     "https://u:p@a.example:8/", "https://h\u00e9.example/", "mailto:x@a.example", "//a.example/x",
+    "https://a b.example/p (1)/q?x=<y>#z", "http://a.example/\\d\\e f?",
 ]
 PIECES = list("/?#;.:@%&=+-_~()[]<>\\ \t\n\x00\x7f\xa0\u3000\u2028\u00e9aZ0") + [
     "//", "/./", "/../", "..", ".", "http://", "https://", "HTTP://", "mailto:", "javascript:", "data:",

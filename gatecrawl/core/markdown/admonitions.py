@@ -81,8 +81,8 @@ def _prepare_admonitions(work: lxml.etree._Element) -> None:
     """Admonitions become blockquotes opened by their label in bold (package rule)."""
     found: list[tuple[lxml.etree._Element, str | None]] = []
     for el in work.iter(*_ADMONITION_TAGS):
-        if el is work:
-            continue
+        if el is work or not el.get("class"):
+            continue  # (no class: no type)
         maybe, kind = _admonition_type(el)
         if maybe and _has_text(el):
             found.append((el, kind))

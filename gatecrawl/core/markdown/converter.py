@@ -133,8 +133,9 @@ class GatecrawlConverter(MarkdownWriter):
             return " " + text.strip(" \t\r\n") + " "
         text = text.strip(" \t\r\n")
         out = "\n\n" + text + "\n\n" if text else ""
-        first = out.strip().split("\n", 1)[0] if out.strip() else ""
-        self._record(el, first)
+        if el.get("data-gc-prov") is not None:  # (the first line only for a marked paragraph)
+            first = out.strip().split("\n", 1)[0] if out.strip() else ""
+            self._record(el, first)
         return out
 
     def convert_div(self, el, text, parent_tags):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin, urlparse, urlsplit, urlunparse
 
 import lxml.etree
 
@@ -48,40 +48,45 @@ _PLAIN_ABSOLUTE = re.compile(
 _PLAIN_ROOTED = re.compile(
     r"/(?!/)[^?#;\x00-\x20\x7f]*(?:\?[^#\x00-\x20\x7f]+)?(?:#[^\x00-\x20\x7f]+)?\Z")
 _DOT_SEGMENT = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+#: a same-document target: ``urljoin`` puts it on the base without its fragment
+_PLAIN_FRAGMENT = re.compile(r"#[^\x00-\x20\x7f]+\Z")
 
 
 class Targets:
-    """The safe targets of one page (base URL ``base``): :func:`_safe_url`, with the two common
-    kinds of target, a plain absolute http(s) URL and a plain root-relative path, written
-    without ``urljoin`` (the same string: ``tests/test_markdown_links.py``)."""
+    """The safe targets of one page (base URL ``base``): :func:`_safe_url`, with the three common
+    kinds of target, a plain absolute http(s) URL, a plain root-relative path and a fragment,
+    written without ``urljoin`` (the same string: ``tests/test_markdown_links.py``)."""
 
-    __slots__ = ("base", "_plain", "_root")
+    __slots__ = ("base", "_plain", "_root", "_here")
 
     def __init__(self, base: str) -> None:
         self.base = base
+        self._root = self._here = None
         try:
-            parts = urlsplit(base) if base else None
+            parts = urlparse(base) if base else None
         except ValueError:
             self._plain = False  # urljoin raises on this base: every target is refused
-            self._root = None
             return
         self._plain = True
-        self._root = (parts.scheme + "://" + parts.netloc
-                      if parts is not None and parts.scheme in ("http", "https") and parts.netloc
-                      else None)
+        if parts is not None and parts.scheme in ("http", "https") and parts.netloc:
+            self._root = parts.scheme + "://" + parts.netloc
+            self._here = urlunparse(parts._replace(fragment=""))
 
     def url(self, raw: str | None) -> str | None:
         """``_safe_url(raw, base)``."""
         if raw and self._plain and not raw[-1].isspace():
             if _PLAIN_ABSOLUTE.match(raw):
                 url = raw
-            elif self._root is not None and _PLAIN_ROOTED.match(raw) and not _DOT_SEGMENT.search(raw):
+            elif self._root is None:
+                return _safe_url(raw, self.base)
+            elif _PLAIN_ROOTED.match(raw) and not _DOT_SEGMENT.search(raw):
                 url = self._root + raw
+            elif _PLAIN_FRAGMENT.match(raw):
+                url = self._here + raw
             else:
                 return _safe_url(raw, self.base)
-            # (no blank: the space needs no encoding)
-            return (url.replace("(", "%28").replace(")", "%29").replace("<", "%3C")
-                    .replace(">", "%3E").replace("\\", "%5C"))
+            return (url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+                    .replace("<", "%3C").replace(">", "%3E").replace("\\", "%5C"))
         return _safe_url(raw, self.base)
 
 

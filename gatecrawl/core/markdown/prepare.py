@@ -12,7 +12,7 @@ from gatecrawl.core.markdown.blocks import _prepare_definition_lists, _prepare_d
 from gatecrawl.core.markdown.code import _code_language, _code_text
 from gatecrawl.core.markdown.dom import (_BLOCK_RENAME, _BLOCK_TAGS, _CODE_CLOSE, _CODE_OPEN,
     _DROP_TAGS, _EMPHASIS, _HEADINGS, _TO_CLEAN, _TRANSPARENT_INLINE, _clean_text, _drop_keep_tail,
-    _has_text, _norm_ws, _unwrap)
+    _has_text, _norm_ws)
 from gatecrawl.core.markdown.links import Targets
 from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _unwrap_layout_table,
                                            _unwrap_root_layout_table)
@@ -23,8 +23,6 @@ _HIDDEN = lxml.etree.XPath("descendant::*[@hidden]")
 #: (no parsed tag has upper case)
 _REMOVED = "GC-REMOVED"
 _UNWRAPPED = "GC-UNWRAPPED"
-#: the tags of each kind of emphasis
-_SAME_EMPHASIS = {"strong": ("b", "strong"), "em": ("em", "i")}
 #: the texts of an element and its descendants and their tails, joined (not the element's tail)
 _STRING_VALUE = lxml.etree.XPath("string()", smart_strings=False)
 #: texts and targets at least this long are left to the parser to judge (its limit is 10 MB)
@@ -109,18 +107,19 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     # Text clean-up (sentinels, zero-width), outside code blocks.
     # (``_clean_text`` returns the very string it was given when there is nothing to clean:
     # only a changed text is written back)
+    # (the search first: most texts hold nothing to clean)
+    needs_clean = _TO_CLEAN.search
     for el in work.iter() if to_clean else ():
-        if not isinstance(el.tag, str):
+        tag = el.tag
+        if not isinstance(tag, str):
             continue
-        if el.tag != "pre":
+        if tag != "pre":
             t = el.text
-            c = _clean_text(t)
-            if c is not t:
-                el.text = c
+            if t and needs_clean(t) is not None:
+                el.text = _clean_text(t)
         t = el.tail
-        c = _clean_text(t)
-        if c is not t:
-            el.tail = c
+        if t and needs_clean(t) is not None:
+            el.tail = _clean_text(t)
 
     # Block constructs: admonitions (before details: a collapsible admonition is a details),
     # definition lists, details summaries and figure captions.
@@ -144,29 +143,32 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     # Links and images.
     targets = Targets(base)
     for el in list(work.iter("a", "img")):
+        attrib = el.attrib
         if el.tag == "a":
-            url = targets.url(el.get("href"))
-            if url and not (url.isascii() and len(url) < _LONG_TEXT):
-                info.plain = False
-            keep = {"data-gc-prov": el.get("data-gc-prov")} if el.get("data-gc-prov") else {}
-            el.attrib.clear()
+            url = targets.url(attrib.get("href"))
+            prov = attrib.get("data-gc-prov")
+            attrib.clear()
             if url:
-                el.set("href", url)
-            el.attrib.update(keep)
+                attrib["href"] = url
+                if not (url.isascii() and len(url) < _LONG_TEXT):
+                    info.plain = False
+            if prov:
+                attrib["data-gc-prov"] = prov
         else:
-            src = el.get("src") or ""
-            if not src.strip() or src.strip().lower().startswith("data:"):
-                src = el.get("data-src") or el.get("data-original") or el.get("data-lazy-src") or src
+            src = attrib.get("src") or ""
+            stripped = src.strip()
+            if not stripped or stripped.lower().startswith("data:"):
+                src = attrib.get("data-src") or attrib.get("data-original") or attrib.get("data-lazy-src") or src
             url = targets.url(src)
-            alt = _norm_ws(el.get("alt") or "")
             if not url:
                 _drop_keep_tail(el)
                 continue
             if not (url.isascii() and len(url) < _LONG_TEXT):
                 info.plain = False
-            el.attrib.clear()
-            el.set("src", url)
-            el.set("alt", alt)
+            alt = _norm_ws(attrib.get("alt") or "")
+            attrib.clear()
+            attrib["src"] = url
+            attrib["alt"] = alt
 
     # Tag renames and inline clean-up. (Tag names are in lower case: the HTML parser writes
     # them so and every element made here or in the extraction is named so.)
@@ -176,17 +178,21 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     # blocks), or inside the same emphasis or a heading. (An element to unwrap is renamed, and
     # all are unwrapped at once below: a renamed ancestor no longer counts, as if it were gone
     # already, and unwrapping an element changes nothing the tests of the elements after it in
-    # document order look at.)
+    # document order look at. A comment's tag is a function, in no set of names.)
     for el in work.iter("b", "strong", "em", "i", "a", "del", "s", "strike", "code", "kbd",
                         "samp", "q"):
         if el is work:
             continue
-        if next(el.iterdescendants(*_BLOCK_TAGS), None) is not None:
+        if len(el) and any(True for d in el.iterdescendants() if d.tag in _BLOCK_TAGS):
             el.tag = _UNWRAPPED
             continue
         kind = _EMPHASIS.get(el.tag)
-        if kind and next(el.iterancestors(*_SAME_EMPHASIS[kind], *_HEADINGS), None) is not None:
-            el.tag = _UNWRAPPED
+        if kind:
+            for anc in el.iterancestors():
+                tag = anc.tag
+                if _EMPHASIS.get(tag) == kind or tag in _HEADINGS:
+                    el.tag = _UNWRAPPED
+                    break
     # Fewer, shallower nodes for the converter: transparent inline tags are unwrapped and
     # text-less wrappers around a single element are removed (no change in output). (libxml2
     # moves each one's children and texts into its parent, below ``work`` itself.)

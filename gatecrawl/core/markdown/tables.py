@@ -26,6 +26,8 @@ def _is_layout_table(table: lxml.etree._Element) -> bool:
                     n += max(1, min(50, int(cell.get("colspan") or 1)))
                 except ValueError:
                     n += 1
+                if not len(cell):
+                    continue  # (no child element: no structure, no paragraph)
                 if any(True for _ in cell.iter(*_STRUCTURE_IN_CELL)):
                     return True
                 paras = sum(1 for _ in cell.iter("p"))

@@ -253,8 +253,11 @@ class MarkdownWriter:
             text = text.rstrip()
         if text and not in_pre and _tag_of(prev) == "br":
             text = text.lstrip(" ")  # a new line starts after a hard break
-        if text and not noformat and self._at_line_start(nodes, i, parent):
-            text = self.escape_line_start(text)
+        if text and not noformat:
+            # (the escape first: it seldom changes anything, and the line start is then moot)
+            escaped = self.escape_line_start(text)
+            if escaped != text and self._at_line_start(nodes, i, parent):
+                text = escaped
         return text
 
     def _only_text(self, text: str, parent, parent_inside: bool, parent_tags: frozenset) -> str:
@@ -268,8 +271,11 @@ class MarkdownWriter:
             text = self.escape(text, parent_tags)
         if parent_inside:
             text = text.lstrip(" \t\r\n").rstrip()
-        if text and not noformat and self._parent_at_line_start(parent):
-            text = self.escape_line_start(text)
+        if text and not noformat:
+            # (the escape first: it seldom changes anything, and the line start is then moot)
+            escaped = self.escape_line_start(text)
+            if escaped != text and self._parent_at_line_start(parent):
+                text = escaped
         return text
 
     def _at_line_start(self, nodes: list, i: int, parent) -> bool:
