@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import _BLOCKS, _attrs, _drop, _is_el, _rx, _short_lengths, _squash, _text_len
+from gatecrawl.core.extract.dom import _BLOCKS, _attrs, _drop, _fold, _is_el, _rx, _short_lengths, _squash, _text_len
 from gatecrawl.core.extract.patterns import _keep_kind
 
 
@@ -29,14 +29,6 @@ _LEGAL_WORDS = ("©", "(c) ", "all rights reserved", "terms ", "privacy policy",
 _STRONG_LEGAL_WORDS = ("all rights reserved", "registered trademark", "for your personal, non-commercial use",
                        "have not been evaluated by the food and drug")
 _COOKIE_WORDS = ("cookie", "processing of my personal data")
-
-
-def _fold(text: str) -> str:
-    """``text`` case-folded the way the case-blind patterns here match it, one character for
-    one (so a part of a text folds to a part of the folded text): lower-cased, with the
-    non-ASCII letters those patterns take for ASCII ones written as those (U+0130 and U+0131
-    as ``i``, U+017F as ``s``; U+212A lower-cases to ``k``)."""
-    return text.replace("\u0130", "i").lower().replace("\u0131", "i").replace("\u017f", "s")
 
 
 def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset(),
