@@ -137,3 +137,23 @@ def _class_strings(bodies) -> list[str]:
     from gatecrawl.core.extract import dom
 
     return list(dict.fromkeys(a for body in bodies for el in body.iter(lxml.etree.Element) if (a := dom._attrs(el))))
+
+
+def test_legal_and_cookie_words_are_held_by_every_match():
+    """``_clean_links`` tests a block's folded text for the legal and cookie words before the
+    case-blind patterns: every text a pattern matches holds one of its words."""
+    from gatecrawl.core.extract import links
+    from gatecrawl.core.extract.dom import _fold
+
+    texts = [el.text_content() for body in _bodies(30) for el in body.iter("p", "div", "small", "span")]
+    texts += ["\u00a9 2024 ACME", "(C) 2019 x", "ALL R\u0130GHTS RESERVED", "Terms & Conditions", "We use cookies",
+              "COOKIES help the SITE", "Registered Trademarks of", "privacy polıcy"]
+    matched = 0
+    for t in texts:
+        folded = _fold(t)
+        for rx, words in ((links._LEGAL_RX, links._LEGAL_WORDS), (links._STRONG_LEGAL_RX, links._STRONG_LEGAL_WORDS),
+                          (links._COOKIE_TEXT_RX, links._COOKIE_WORDS)):
+            if rx.search(t):
+                matched += 1
+                assert any(w in folded for w in words), t[:200]
+    assert matched >= 20

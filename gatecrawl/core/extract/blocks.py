@@ -485,13 +485,15 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
                 # a near copy: a responsive variant that differs by a label or a line break,
                 # with the same numbers in the same order (the tiers of a pricing table differ
                 # in their prices, the tabs of a code sample in their code: neither is a copy)
-                digits = _DIGITS_RX.findall(t)
+                digits = None  # (read once a text of about the same length is met)
                 for other in near:
-                    if NEAR_COPY_MIN * max(len(t), len(other[0])) <= min(len(t), len(other[0])) and \
-                            other[2] and digits == _DIGITS_RX.findall(other[0]) and \
-                            _near_copy(_cached_shingles(other), _cached_shingles(mine)):
-                        copy = True
-                        break
+                    if NEAR_COPY_MIN * max(len(t), len(other[0])) <= min(len(t), len(other[0])) and other[2]:
+                        if digits is None:
+                            digits = _DIGITS_RX.findall(t)
+                        if digits == _DIGITS_RX.findall(other[0]) and \
+                                _near_copy(_cached_shingles(other), _cached_shingles(mine)):
+                            copy = True
+                            break
             if headed and not copy:
                 seen = set()  # a new section: a repeat after a heading is that section's own text
                 near = []

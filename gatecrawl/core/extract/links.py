@@ -92,13 +92,15 @@ def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = f
         if not n:  # empty, or 700 characters or more
             continue
         txt = el.text_content()
-        if cookie and n < 500 and _COOKIE_TEXT_RX.search(txt):
+        folded = _fold(txt)  # (the words' test first: the case-blind patterns' scan is slow)
+        if cookie and n < 500 and any(w in folded for w in _COOKIE_WORDS) and _COOKIE_TEXT_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
                 continue
             _drop(el)
             fired.add("exclude_cookie_banner")
             continue
-        if legal and n < 200 and _LEGAL_RX.search(txt) or strong and _STRONG_LEGAL_RX.search(txt):
+        if legal and n < 200 and any(w in folded for w in _LEGAL_WORDS) and _LEGAL_RX.search(txt) or \
+                strong and any(w in folded for w in _STRONG_LEGAL_WORDS) and _STRONG_LEGAL_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
                 continue
             _drop(el)
