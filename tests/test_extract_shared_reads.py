@@ -5,6 +5,7 @@ ad-label rule takes from the call-to-action rule when that removed nothing."""
 from __future__ import annotations
 
 import copy
+import re
 import gzip
 from pathlib import Path
 
@@ -89,3 +90,70 @@ def test_ad_labels_read_the_text_nodes_the_calls_to_action_read():
         _drop_ad_labels(body, {}, fired, texts)
         assert lxml.etree.tostring(body) == lxml.etree.tostring(plain) and fired == fired_plain
     assert reused >= 10
+
+
+def test_words_policy_and_hints_are_the_patterns_they_stand_for():
+    """``dom._words`` is ``_TOKEN_RX.findall``; the comment-policy search around its words is the
+    search of the whole text; the bio classes' word test and the calls to action's hint tree
+    keep every string their patterns match."""
+    import random
+
+    from gatecrawl.core.extract import blocks, dom
+
+    bodies = _bodies(20)
+    texts = [t for body in bodies for t in (el.text_content() for el in body.iter("p", "li", "div")) if t][:6000]
+    texts += ["a_b-c d\x0b\x1f e\u00a0f \u00e9t\u00e9 x\u2014y 1.5", "", "   ", "__", "\u0130stanbul \u017fo"]
+    for t in texts:
+        assert dom._words(t) == dom._TOKEN_RX.findall(t)
+        assert dom._words(t.lower()) == dom._TOKEN_RX.findall(t.lower())
+    policies = ["Comments are moderated.", "We reserve the right to delete any comments that",
+                "Os coment\u00e1rios s\u00e3o " + "x" * 70 + " aprovados", "COMMENTI SONO MODERATI",
+                "Our commenting policy", "comments will be pre-moderated", "We may edit comments"]
+    rnd = random.Random(5)
+    filler = [t for t in texts if len(t) > 50][:200]
+    checked = found = 0
+    for k in range(400):
+        parts = rnd.sample(filler, 3)
+        if k % 2:
+            parts.insert(rnd.randint(0, 3), rnd.choice(policies))
+        if k % 3 == 0:
+            parts.insert(0, "comment " * rnd.randint(1, 30))
+        whole = rnd.choice(["", " ", "\n"]).join(parts)
+        expected = blocks._COMMENT_POLICY_RX.search(whole) is not None
+        assert blocks._holds_policy(whole) == expected, whole[:200]
+        checked += 1
+        found += expected
+    assert found >= 100 and checked - found >= 100
+    for a in _class_strings(bodies) + ["Author-Bio", "x__BIO", "b\u0131o", "AUTHOR_box", "bio", "biography"]:
+        assert blocks._bio_attrs.__wrapped__(a) == (blocks._BIO_CLASS_RX.search(a) is not None), a
+    plain = re.compile(r"subscri|sign up|newsletter|follow|mail|reach|write to|contact|tip|enjoy|"
+                       r"like|inbox|letterbox|miss|full st|full ar")
+    for t in texts:
+        low = t.lower()
+        assert (blocks._CTA_HINT_RX.search(low) is None) == (plain.search(low) is None)
+
+
+def _class_strings(bodies) -> list[str]:
+    from gatecrawl.core.extract import dom
+
+    return list(dict.fromkeys(a for body in bodies for el in body.iter(lxml.etree.Element) if (a := dom._attrs(el))))
+
+
+def test_legal_and_cookie_words_are_held_by_every_match():
+    """``_clean_links`` tests a block's folded text for the legal and cookie words before the
+    case-blind patterns: every text a pattern matches holds one of its words."""
+    from gatecrawl.core.extract import links
+    from gatecrawl.core.extract.dom import _fold
+
+    texts = [el.text_content() for body in _bodies(30) for el in body.iter("p", "div", "small", "span")]
+    texts += ["\u00a9 2024 ACME", "(C) 2019 x", "ALL R\u0130GHTS RESERVED", "Terms & Conditions", "We use cookies",
+              "COOKIES help the SITE", "Registered Trademarks of", "privacy polıcy"]
+    matched = 0
+    for t in texts:
+        folded = _fold(t)
+        for rx, words in ((links._LEGAL_RX, links._LEGAL_WORDS), (links._STRONG_LEGAL_RX, links._STRONG_LEGAL_WORDS),
+                          (links._COOKIE_TEXT_RX, links._COOKIE_WORDS)):
+            if rx.search(t):
+                matched += 1
+                assert any(w in folded for w in words), t[:200]
+    assert matched >= 20

@@ -180,3 +180,4 @@ def test_a_root_that_reads_back_is_placed_in_the_body():
             body = doc.find("body")
             assert body is not None and len(doc) == 1 and len(body) == 1, tag
             assert _same(root, body[0]), tag
+

@@ -9,8 +9,8 @@ import re
 import lxml.etree
 
 from gatecrawl.core.agreement import _shingles
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_matcher, _attrs, _drop, _holding_blocks,
-    _TOKEN_RX, _is_el, _rx, _squash, _text_len)
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _attr_matcher, _attrs, _drop, _fold,
+    _holding_blocks, _TOKEN_RX, _is_el, _rx, _squash, _text_len, _union)
 from gatecrawl.core.page import _iter_text
 
 
@@ -112,7 +112,7 @@ def _drop_popovers(root: lxml.etree._Element, fired: set[str]) -> None:
 
 _BIO_CLASS_RX = _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|"
                     r"contributor-?bio|author-?desc|(?:^|[\s_-])bio(?:$|[\s_-])|__bio")
-_bio_attrs = _attr_matcher(_BIO_CLASS_RX)
+_bio_attrs = _attr_matcher(_BIO_CLASS_RX, ("bio", "author"))
 _BIO_TEXT_RX = _rx(r"\b(?:is|was|has|have|joined|covers|writes|reports|am|are|lives)\b")
 
 
@@ -151,8 +151,8 @@ _CTA_RX = _rx(
     r"|\b(?:click|tap) to subscribe\b|^\W*to (?:read|continue reading) the full (?:story|article)\W*$")
 
 
-_CTA_HINT_RX = re.compile(r"subscri|sign up|newsletter|follow|mail|reach|write to|contact|tip|enjoy|"
-                         r"like|inbox|letterbox|miss|full st|full ar")  # on lower-cased text
+_CTA_HINT_RX = re.compile(_union([r"subscri|sign up|newsletter|follow|mail|reach|write to|contact|tip|enjoy|"
+                                   r"like|inbox|letterbox|miss|full st|full ar"]))  # on lower-cased text
 
 
 #: the text nodes below an element that hold more than ASCII whitespace, in document order (a
@@ -352,9 +352,34 @@ def _video_candidates(root: lxml.etree._Element) -> list:
     return out
 
 
-#: lower-cased words one of which every match of :data:`_COMMENT_POLICY_RX` holds (its
-#: letters have no case-blind twin outside ASCII but their capitals)
+#: lower-cased words one of which every match of :data:`_COMMENT_POLICY_RX` holds in the text
+#: folded by ``dom._fold``, at most ``_POLICY_BEFORE`` characters after the match's start and at
+#: most ``_POLICY_AFTER`` characters before its end
 _COMMENT_POLICY_WORDS = ("comment", "coment")
+_POLICY_BEFORE, _POLICY_AFTER = 64, 192
+
+
+def _holds_policy(whole: str) -> bool:
+    """``_COMMENT_POLICY_RX.search(whole)``, searched only around the words every match holds
+    (a case-blind pattern is searched character by character: a long text where the words are
+    rare is mostly skipped). The pattern reads nothing outside its match, so a match in a window
+    is a match in the text, and every match lies in the window of the word it holds."""
+    folded = _fold(whole)  # (one character for one: the offsets are the text's)
+    spans: list = []
+    for w in _COMMENT_POLICY_WORDS:
+        i = folded.find(w)
+        while i >= 0:
+            spans.append((max(0, i - _POLICY_BEFORE), i + _POLICY_AFTER))
+            i = folded.find(w, i + 1)
+    spans.sort()
+    start = end = -1
+    for s, e in spans:
+        if s > end:
+            if end > start and _COMMENT_POLICY_RX.search(whole, start, end):
+                return True
+            start = s
+        end = max(end, e)
+    return end > start and _COMMENT_POLICY_RX.search(whole, start, end) is not None
 
 
 def _drop_media_and_policy(root: lxml.etree._Element, protected: dict, fired: set[str]) -> None:
@@ -373,8 +398,7 @@ def _drop_media_and_policy(root: lxml.etree._Element, protected: dict, fired: se
         _drop(el)
         fired.add("exclude_video_teaser")
     whole = root.text_content()
-    folded = whole.lower()
-    if not any(w in folded for w in _COMMENT_POLICY_WORDS) or not _COMMENT_POLICY_RX.search(whole):
+    if not _holds_policy(whole):
         return
     for el in list(root.iter("p", "div", "small", "span", "em")):
         if el is root or el.getparent() is None:
@@ -461,13 +485,15 @@ def _drop_repeated_siblings(root: lxml.etree._Element, fired: set[str],
                 # a near copy: a responsive variant that differs by a label or a line break,
                 # with the same numbers in the same order (the tiers of a pricing table differ
                 # in their prices, the tabs of a code sample in their code: neither is a copy)
-                digits = _DIGITS_RX.findall(t)
+                digits = None  # (read once a text of about the same length is met)
                 for other in near:
-                    if NEAR_COPY_MIN * max(len(t), len(other[0])) <= min(len(t), len(other[0])) and \
-                            other[2] and digits == _DIGITS_RX.findall(other[0]) and \
-                            _near_copy(_cached_shingles(other), _cached_shingles(mine)):
-                        copy = True
-                        break
+                    if NEAR_COPY_MIN * max(len(t), len(other[0])) <= min(len(t), len(other[0])) and other[2]:
+                        if digits is None:
+                            digits = _DIGITS_RX.findall(t)
+                        if digits == _DIGITS_RX.findall(other[0]) and \
+                                _near_copy(_cached_shingles(other), _cached_shingles(mine)):
+                            copy = True
+                            break
             if headed and not copy:
                 seen = set()  # a new section: a repeat after a heading is that section's own text
                 near = []

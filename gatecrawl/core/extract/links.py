@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import lxml.etree
 
-from gatecrawl.core.extract.dom import _BLOCKS, _attrs, _drop, _is_el, _rx, _short_lengths, _squash, _text_len
+from gatecrawl.core.extract.dom import _BLOCKS, _attrs, _drop, _fold, _is_el, _rx, _short_lengths, _squash, _text_len
 from gatecrawl.core.extract.patterns import _keep_kind
 
 
@@ -29,14 +29,6 @@ _LEGAL_WORDS = ("©", "(c) ", "all rights reserved", "terms ", "privacy policy",
 _STRONG_LEGAL_WORDS = ("all rights reserved", "registered trademark", "for your personal, non-commercial use",
                        "have not been evaluated by the food and drug")
 _COOKIE_WORDS = ("cookie", "processing of my personal data")
-
-
-def _fold(text: str) -> str:
-    """``text`` case-folded the way the case-blind patterns here match it, one character for
-    one (so a part of a text folds to a part of the folded text): lower-cased, with the
-    non-ASCII letters those patterns take for ASCII ones written as those (U+0130 and U+0131
-    as ``i``, U+017F as ``s``; U+212A lower-cases to ``k``)."""
-    return text.replace("\u0130", "i").lower().replace("\u0131", "i").replace("\u017f", "s")
 
 
 def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = frozenset(),
@@ -100,13 +92,15 @@ def _clean_links(root: lxml.etree._Element, fired: set[str], skip: frozenset = f
         if not n:  # empty, or 700 characters or more
             continue
         txt = el.text_content()
-        if cookie and n < 500 and _COOKIE_TEXT_RX.search(txt):
+        folded = _fold(txt)  # (the words' test first: the case-blind patterns' scan is slow)
+        if cookie and n < 500 and any(w in folded for w in _COOKIE_WORDS) and _COOKIE_TEXT_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("div", "ul", "table")):
                 continue
             _drop(el)
             fired.add("exclude_cookie_banner")
             continue
-        if legal and n < 200 and _LEGAL_RX.search(txt) or strong and _STRONG_LEGAL_RX.search(txt):
+        if legal and n < 200 and any(w in folded for w in _LEGAL_WORDS) and _LEGAL_RX.search(txt) or \
+                strong and any(w in folded for w in _STRONG_LEGAL_WORDS) and _STRONG_LEGAL_RX.search(txt):
             if el.tag == "div" and any(True for _ in el.iter("p", "div", "ul", "table")):
                 continue
             _drop(el)

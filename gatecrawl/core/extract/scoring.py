@@ -30,15 +30,17 @@ class _Scores:
         # stable while referenced).
         self.order: list[lxml.etree._Element] = []
         self.score: dict[int, float] = {}
+        self.scores: list[float] = []
         self.positive_total = 0.0
         self._compute(body)
 
     def _compute(self, body: lxml.etree._Element) -> None:
-        # Attribute text to nearest block ancestor: iterative walk with explicit stack. (The
-        # names the walk reads are bound locally: this runs for every element and every text
-        # of the page; ``tally`` is the text measure of one text or tail.) An element is known
-        # by its position in ``order`` (document order) while the walk runs: lists indexed by
-        # position, where dicts keyed by ``id`` cost a hash at every access.
+        # Attribute text to nearest block ancestor: one walk in document order (``iter()``: no
+        # stack of Python tuples), each node's block, link state and depth taken from its
+        # parent's, found by position. (The names the walk reads are bound locally: this runs
+        # for every element and every text of the page.) An element is known by its position
+        # in ``order`` (document order) while the walk runs: lists indexed by position, where
+        # dicts keyed by ``id`` cost a hash at every access.
         blocks = _BLOCKS
         sentences = _SENTENCE.findall
         # (keyed by the block element's position)
@@ -53,28 +55,36 @@ class _Scores:
         parents: list[int] = []  # each element's parent's position (-1 for ``body``)
         add_parent = parents.append
         add_block = block_pos.append
-
-        def tally(text: str, blk: int, in_link: bool) -> None:
-            n = len(" ".join(text.split()))  # (``_squash``)
-            if n:
-                if in_link:
-                    block_link[blk] = block_link.get(blk, 0) + n
-                else:
-                    block_plain[blk] = block_plain.get(blk, 0) + n
-                    block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
+        # each node's block (position) and whether it lies in a link: its text's, and its
+        # children's tails'
+        node_blk: list[int] = []
+        add_blk = node_blk.append
+        node_link: list[bool] = []
+        add_link = node_link.append
+        pos_of: dict = {}  # the position of each node with children (kept alive by ``order``)
 
         # A long table cell is a block of its own: a layout table's column (an old page's story
         # set as text and <br> in a cell) is not one block with the menu and the sidebar beside it.
         long_cells = [c for c in body.iter("td", "th") if _long_cell(c)]  # (alive: their ids are keys)
         cells = {id(c) for c in long_cells}
-        # stack entries: (element, nearest block's position (-1: none yet), inside link, depth,
-        # parent's position)
-        stack = [(body, -1, False, 0, -1)]
-        pop = stack.pop
-        push = stack.append
-        while stack:
-            el, blk, in_link, depth, parent = pop()
-            pos = len(order)
+        pos = 0
+        for el in body.iter():
+            if pos:
+                parent = pos_of[el.getparent()]
+                blk = node_blk[parent]
+                in_link = node_link[parent]
+                depth = depths[parent] + 1
+                text = el.tail  # (the parent's block's: a tail belongs to the element around it)
+                if text:
+                    n = len(" ".join(text.split()))  # (``_squash``)
+                    if n:
+                        if in_link:
+                            block_link[blk] = block_link.get(blk, 0) + n
+                        else:
+                            block_plain[blk] = block_plain.get(blk, 0) + n
+                            block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
+            else:  # (``body``: no block yet, and its tail is not its text)
+                parent, blk, in_link, depth = -1, -1, False, 0
             add_order(el)
             add_depth(depth)
             add_parent(parent)
@@ -86,14 +96,20 @@ class _Scores:
                 add_block(pos)
             if tag == "a":
                 in_link = True
-            # (from here ``blk`` and ``in_link`` are this element's: its text and its
-            # children's tails belong to them)
-            if el.text:
-                tally(el.text, blk, in_link)
-            for child in reversed(el):
-                push((child, blk, in_link, depth + 1, pos))
-                if child.tail:  # a child's tail belongs to this element's block
-                    tally(child.tail, blk, in_link)
+            add_blk(blk)
+            add_link(in_link)
+            if len(el):
+                pos_of[el] = pos
+            text = el.text
+            if text:
+                n = len(" ".join(text.split()))
+                if n:
+                    if in_link:
+                        block_link[blk] = block_link.get(blk, 0) + n
+                    else:
+                        block_plain[blk] = block_plain.get(blk, 0) + n
+                        block_sent[blk] = block_sent.get(blk, 0) + len(sentences(text))
+            pos += 1
         # block values
         n = len(order)
         value: list = [0.0] * n
@@ -115,6 +131,7 @@ class _Scores:
             if p >= 0:
                 score[p] += s
         self.score = dict(zip(map(id, order), score))
+        self.scores = score  # (each node's, in ``order``)
         self.order = order
         self.depths = depths
         self.root = body
@@ -126,18 +143,17 @@ class _Scores:
         changed since), read from the walk that scored it: ``order`` is the document order
         (a node before its children, children in order) and ``depths`` each node's depth."""
         best_el = None
-        best_key = None
-        pairs = zip(self.order, self.depths) if body is self.root else _with_depths(body)
-        score_get = self.score.get
-        for el, d in pairs:
-            if el.tag.__class__ is not str:
+        best_s, best_d = 0.0, -1  # (the key ``(score, depth)`` of ``best_el``)
+        if body is self.root:
+            triples = zip(self.order, self.depths, self.scores)
+        else:
+            score_get = self.score.get
+            triples = ((el, d, score_get(id(el), 0.0)) for el, d in _with_depths(body))
+        for el, d, s in triples:
+            if s <= 0 or el.tag.__class__ is not str:
                 continue
-            s = score_get(id(el), 0.0)
-            if s <= 0:
-                continue
-            k = (s, d)
-            if best_key is None or k > best_key:
-                best_key = k
+            if s > best_s or s == best_s and d > best_d:
+                best_s, best_d = s, d
                 best_el = el
         return best_el
 

@@ -12,8 +12,8 @@ import lxml.html
 from gatecrawl.core import pagetype
 from gatecrawl.core.agreement import Ballot, UNIT_ATTR, _shingles, decide, text_shingles, unvoted_tail
 from gatecrawl.core.candidates import candidate_text
-from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, block_text, run_text,
-    separate_adjacent_items)
+from gatecrawl.core.extract.dom import (MIN_TEXT, _TOKEN_RX, _drop, _is_el, _squash, _text_len, _words, block_text,
+    run_text, separate_adjacent_items)
 from gatecrawl.core.extract.preclean import _preclean
 from gatecrawl.core.extract.patterns import (_clean_patterns, _drop_reviews, _link_share, _protected_blocks,
                                              _recipe_exclude)
@@ -263,7 +263,7 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         # the units' words, read here: nothing has changed the working copy since the vote's
         # copy was made, so they are the copy's units' words too (whose elements are only
         # looked for when the vote needs them, see ``vote_units``)
-        unit_words = [(_TOKEN_RX.findall(block_text(u).lower()), u.tag) for u in body_units]
+        unit_words = [(_words(block_text(u).lower()), u.tag) for u in body_units]
         for el in aria_hidden:
             if el.getparent() is not None:
                 _drop(el)

@@ -41,6 +41,9 @@ _ADMONITION_TITLE_CLASSES = frozenset(
      "alert-title", "callout-title", "callout-title-container"]
 )
 _ADMONITION_TAGS = ("div", "aside", "section", "details", "blockquote")
+#: a word in every token that makes an admonition or a container (lower case)
+_ADMONITION_WORD = re.compile(
+    "admonition|alert|callout|note|tip|hint|warning|caution|important|danger|attention")
 
 
 def _class_tokens(el: lxml.etree._Element) -> list[str]:
@@ -56,7 +59,10 @@ def _admonition_type(el: lxml.etree._Element) -> tuple[bool, str | None]:
 @functools.lru_cache(maxsize=4096)
 def _admonition_class(cls: str) -> tuple[bool, str | None]:
     """``_admonition_type`` of a class attribute (pure, cached: pages repeat their classes)."""
-    tokens = cls.lower().split()
+    low = cls.lower()
+    if _ADMONITION_WORD.search(low) is None:
+        return False, None  # (most classes: no token below can match)
+    tokens = low.split()
     container = any(t in _ADMONITION_CONTAINERS for t in tokens)
     for tok in tokens:
         m = _ADMONITION_PREFIXED.fullmatch(tok)

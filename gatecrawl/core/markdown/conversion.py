@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 from gatecrawl.core.markdown.converter import GatecrawlConverter
-from gatecrawl.core.markdown.dom import _norm_ws, css_path
+from gatecrawl.core.markdown.dom import CssPaths, _norm_ws
 from gatecrawl.core.markdown.links import _find_base
 from gatecrawl.core.markdown.normalise import _normalise
 from gatecrawl.core.markdown.prepare import _prepare
@@ -59,9 +59,9 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
     text = _normalise(raw, info.codes)
 
     provenance: list[dict] = []
-    lines = text.split("\n")
+    paths = CssPaths(root)
     n_paras = 0
-    pos = 0
+    start = 0  # where the line after the last one found starts
     for idx, (kind, src) in enumerate(info.prov_paths):
         span = conv.spans.get(idx)
         if not span:
@@ -70,21 +70,22 @@ def to_markdown(root: lxml.html.HtmlElement, *, base_url: str) -> MarkdownResult
             if n_paras >= 3:
                 continue
         span_n = unicodedata.normalize("NFC", span.rstrip())
-        # the exact output line holding the span (list/quote prefixes included)
-        found = None
-        for j in range(pos, len(lines)):
-            if span_n and span_n in lines[j]:
-                found = j
-                break
-        if found is None:
+        # the exact output line holding the span (list/quote prefixes included): the first
+        # line from ``start`` on that holds it (a span is one line: it holds no line feed)
+        at = text.find(span_n, start) if span_n else -1
+        if at < 0:
             continue
-        pos = found + 1
+        line_start = text.rfind("\n", start, at) + 1 or start
+        end = text.find("\n", at)
+        if end < 0:
+            end = len(text)
+        start = end + 1
         if kind == "p":
             n_paras += 1
         preview = _norm_ws("".join(src.itertext()))[:80]
         provenance.append({
-            "markdown_span": lines[found][:200],
-            "dom_selector": css_path(src, root),
+            "markdown_span": text[line_start:end][:200],
+            "dom_selector": paths.of(src),
             "text_preview": unicodedata.normalize("NFC", preview)[:80],
         })
     return MarkdownResult(text=text, title=_title(root), provenance=provenance)

@@ -50,6 +50,29 @@ def css_path(el: lxml.etree._Element, root: lxml.etree._Element) -> str:
     return _css_path(el, root)
 
 
+class CssPaths:
+    """:func:`css_path` of elements below one root, each ancestor's path made once for all the
+    elements below it (the same strings: ``tests/test_markdown_paths.py``). Lives for one
+    conversion: it keeps the elements it has seen."""
+
+    def __init__(self, root: lxml.etree._Element) -> None:
+        self._root = root
+        self._paths: dict = {}
+
+    def of(self, el: lxml.etree._Element) -> str:
+        path = self._paths.get(el)
+        if path is None:
+            tag = el.tag if isinstance(el.tag, str) else "*"
+            parent = el.getparent()
+            if el is self._root or parent is None:
+                path = tag
+            else:
+                k = 1 + sum(1 for _ in el.itersiblings(el.tag, preceding=True))
+                path = f"{self.of(parent)} > {tag}:nth-of-type({k})"
+            self._paths[el] = path
+        return path
+
+
 def _norm_ws(text: str) -> str:
     return " ".join(text.split())  # whitespace runs (U+00A0 among them) to one space, ends stripped
 

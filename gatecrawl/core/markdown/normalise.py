@@ -10,6 +10,7 @@ from gatecrawl.core.markdown.dom import _CELL_END, _CODE_CLOSE, _CODE_OPEN, _ROW
 _RE_CODE_PLACEHOLDER = re.compile("^(.*?)" + _CODE_OPEN + r"(\d+)" + _CODE_CLOSE + r"\s*$")
 
 
+_RE_BLANK_LINES = re.compile(r"\n{3,}")
 _RE_LIST_MARKER = re.compile(r"(?<![^\s>])(?:[-+*]|\d{1,9}[.)])(?= |$)")
 
 
@@ -19,7 +20,8 @@ def _fence_for(code: str) -> str:
 
 
 def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     # a cell or row outside any table keeps its marker (no table consumed it): a cell becomes a
     # space-separated piece of its line, a row a line of its own
     if _CELL_END in text or _ROW_END in text:
@@ -28,6 +30,13 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
     # NFC already has every line NFC, as no character composes across a line break)
     has_code = _CODE_OPEN in text
     nfc = unicodedata.is_normalized("NFC", text)
+    if not has_code and nfc:
+        # Every line's trailing blanks first: a text in which no line then ends in a backslash
+        # has nothing more to do.
+        stripped = "\n".join([line.rstrip() for line in text.split("\n")])
+        if "\\\n" not in stripped and not stripped.endswith("\\"):
+            out = _RE_BLANK_LINES.sub("\n\n", stripped).strip("\n")
+            return out + "\n" if out and not out.isspace() else ""
     lines_out: list[str] = []
     for line in text.split("\n"):
         m = _RE_CODE_PLACEHOLDER.match(line) if has_code and _CODE_OPEN in line else None
@@ -43,11 +52,12 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
             lines_out.append(cont + fence)
             continue
         line = (line if nfc else unicodedata.normalize("NFC", line)).rstrip()
-        if line.endswith("\\") and not line.endswith("\\\\"):
-            line = line[:-1].rstrip() + "\\"  # no spaces before a hard break
-        # a line holding only a hard-break backslash is an empty line
-        if line.strip() == "\\":
-            line = ""
+        if line.endswith("\\"):
+            if not line.endswith("\\\\"):
+                line = line[:-1].rstrip() + "\\"  # no spaces before a hard break
+            # a line holding only a hard-break backslash is an empty line
+            if line.strip() == "\\":
+                line = ""
         lines_out.append(line)
     # hard breaks followed by a blank line (or the end) are dropped
     for i, line in enumerate(lines_out):
@@ -56,5 +66,5 @@ def _normalise(text: str, codes: list[tuple[str, str]]) -> str:
             if not nxt.strip():
                 lines_out[i] = line[:-1].rstrip()
     out = "\n".join(lines_out)
-    out = re.sub(r"\n{3,}", "\n\n", out).strip("\n")
-    return out + "\n" if out.strip() else ""
+    out = _RE_BLANK_LINES.sub("\n\n", out).strip("\n")
+    return out + "\n" if out and not out.isspace() else ""

@@ -4,6 +4,7 @@ removal, code capture, text clean-up, block constructs, tables, links and images
 from __future__ import annotations
 
 import copy
+import re
 
 import lxml.etree
 
@@ -19,6 +20,10 @@ from gatecrawl.core.markdown.tables import (_is_layout_table, _rebuild_table, _u
 
 #: the elements below the root with a ``hidden`` attribute
 _HIDDEN = lxml.etree.XPath("descendant::*[@hidden]")
+#: any character ``_clean_text`` removes or replaces but the no-break space
+_CLEANED_BUT_NBSP = re.compile(_TO_CLEAN.pattern.replace("\xa0", ""))
+#: the text nodes below the root (and the root's own) holding a no-break space
+_NBSP_TEXTS = lxml.etree.XPath("descendant-or-self::text()[contains(., '\u00a0')]")
 #: the names given to elements removed with the non-content ones, and to elements unwrapped
 #: (no parsed tag has upper case)
 _REMOVED = "GC-REMOVED"
@@ -109,6 +114,17 @@ def _prepare(root: lxml.etree._Element, base: str) -> tuple[lxml.etree._Element,
     # only a changed text is written back)
     # (the search first: most texts hold nothing to clean)
     needs_clean = _TO_CLEAN.search
+    if to_clean and _CLEANED_BUT_NBSP.search(texts) is None:
+        # No-break spaces only (the common case): the elements whose text or tail holds one,
+        # found by libxml2 (an element's text or tail may be more than one text node: the
+        # whole is cleaned, once or more).
+        for node in _NBSP_TEXTS(work):
+            el = node.getparent()
+            if node.is_tail:
+                el.tail = _clean_text(el.tail)
+            elif el.tag != "pre":
+                el.text = _clean_text(el.text)
+        to_clean = False
     for el in work.iter() if to_clean else ():
         tag = el.tag
         if not isinstance(tag, str):

@@ -54,19 +54,19 @@ def _tag_of(node) -> str | None:
     return tag if isinstance(tag, str) else None
 
 
-def _outside(node) -> bool:
-    """Whitespace next to this node (outside it) is dropped: a block element or ``pre``."""
-    tag = _tag_of(node)
-    return tag is not None and (tag == "pre" or _inside(tag))
-
-
-def _absent(node) -> bool:
-    """No sibling there (an empty comment counts as none)."""
+def _strips_next_to(node, parent_inside: bool) -> bool:
+    """A text next to ``node`` (its sibling element or comment, or None at the parent's edge)
+    loses its blanks on that side: the node is a block element or ``pre`` (whitespace outside
+    it is dropped), or, in a parent whose inner whitespace is dropped, there is no sibling there
+    (an empty comment counts as none)."""
     if node is None:
-        return True
+        return parent_inside
     if node.__class__ is str:
-        return False
-    return not isinstance(node.tag, str) and not (node.text or "")
+        return False  # (never: a text's neighbours are not texts)
+    tag = node.tag
+    if tag.__class__ is str:
+        return tag == "pre" or _inside(tag)
+    return parent_inside and not (node.text or "")
 
 
 def _text_value(node) -> str:
@@ -179,9 +179,10 @@ class MarkdownWriter:
             if not t or (inside and t.isspace()):
                 text = ""
             else:
-                text = self._only_text(t, el, inside, self._tags_below(parent_tags, name))
+                tags = self._child_tags.get((parent_tags, name)) or self._tags_below(parent_tags, name)
+                text = self._only_text(t, el, inside, tags)
             return text if fn is None else fn(self, el, text, parent_tags)
-        tags = self._tags_below(parent_tags, name)
+        tags = self._child_tags.get((parent_tags, name)) or self._tags_below(parent_tags, name)
         plain = self._plain
         if plain:
             self._depth += 1
@@ -202,8 +203,7 @@ class MarkdownWriter:
             if node.__class__ is str:
                 prev = nodes[i - 1] if i else None
                 nxt = nodes[i + 1] if i < last else None
-                if node.isspace() and (
-                        (inside and (_absent(prev) or _absent(nxt))) or _outside(prev) or _outside(nxt)):
+                if node.isspace() and (_strips_next_to(prev, inside) or _strips_next_to(nxt, inside)):
                     continue
                 s = self.process_text(node, prev, nxt, nodes, i, el, inside, tags)
             else:
@@ -247,9 +247,9 @@ class MarkdownWriter:
         noformat = "_noformat" in parent_tags
         if not noformat:
             text = self.escape(text, parent_tags)
-        if _outside(prev) or (parent_inside and _absent(prev)):
+        if _strips_next_to(prev, parent_inside):
             text = text.lstrip(" \t\r\n")
-        if _outside(nxt) or (parent_inside and _absent(nxt)):
+        if _strips_next_to(nxt, parent_inside):
             text = text.rstrip()
         if text and not in_pre and _tag_of(prev) == "br":
             text = text.lstrip(" ")  # a new line starts after a hard break
