@@ -71,7 +71,7 @@ Removal rules (each firing is recorded by name in ``Selection.removal_rules``):
   more blocks whose whole text (100+ characters) repeats an earlier sibling's with no
   heading between them, or nearly repeats it (90% of the 4-token shingles shared, the same
   numbers in the same order, no code) (responsive copies of one section; see
-  ``blocks._drop_repeated_siblings``);
+  ``repeats._drop_repeated_siblings``);
 * ``separate_items`` (last): two sibling elements that are neither blocks nor inline
   formatting and meet word-to-word without whitespace get a space between them, so the
   Markdown does not glue ``<span>2026</span><span>1h</span>`` into "20261h"; the vote and

@@ -20,7 +20,8 @@ from gatecrawl.core.extract.patterns import (_clean_patterns, _drop_reviews, _li
 from gatecrawl.core.extract.links import _clean_links
 from gatecrawl.core.extract.blocks import (_drop_ad_labels, _drop_author_bios,
     _drop_calls_to_action, _drop_inline_teasers, _drop_media_and_policy, _drop_popovers,
-    _drop_press_boilerplate, _drop_repeated_siblings)
+    _drop_press_boilerplate)
+from gatecrawl.core.extract.repeats import _drop_repeated_siblings
 from gatecrawl.core.extract.scoring import (COVERAGE_KEEP, COVERAGE_MIN, _Scores, _selector_of,
     _semantic_ancestor)
 from gatecrawl.core.extract.reference import (SET_ASIDE_MAX_CHARS, _VOTE_UNITS, _common_ancestor,
