@@ -5,7 +5,6 @@ Everything here reads an lxml document and never mutates it.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import re
@@ -14,6 +13,7 @@ from typing import Any, Iterator
 
 from lxml.html import HtmlElement
 
+from gatecrawl.core.memo import str_memo
 from gatecrawl.core.pageindex import PageIndex, find_below, main_holders, tagged_with
 # (the visible text of an element: re-exported, the page's readers import it from here)
 from gatecrawl.core.pagetext import _INVISIBLE, _iter_text, norm_space, visible_text, visible_text_reaches
@@ -58,7 +58,7 @@ WRAPPER_MAX_LINK_DENSITY = 0.5
 NOSCRIPT_FALLBACK_CHARS = 200
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _banner_ident(ident: str) -> bool:
     """``_BANNER_RE`` names a banner in ``ident`` (pure, cached: a page repeats its class strings).
     The pattern's words are looked for first, in ``ident`` folded as the case-blind pattern

@@ -22,7 +22,6 @@ the same document always gives the same answer.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from urllib.parse import urlsplit
 import lxml.etree
 import lxml.html
 
+from gatecrawl.core.memo import str_memo
 from gatecrawl.core.page import jsonld_documents
 from gatecrawl.core.pageindex import PageIndex, find_below, jsonld_of, tagged_with, tagged_within
 
@@ -131,7 +131,7 @@ def _text_len(el) -> int:
 _CLASSES = lxml.etree.XPath("descendant-or-self::*/@class", smart_strings=False)
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _post_ident(ident: str) -> bool:
     """``_POST_CLASS`` names a post container in ``ident`` ("class id"), its hint words looked for
     first (pure, cached: a page repeats its class strings)."""

@@ -6,13 +6,13 @@ taken in :mod:`gatecrawl.core.validate`, against how much real content the page 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
+from gatecrawl.core.memo import str_memo
 from gatecrawl.core.page import _chrome_span, chrome_candidates, jsonld_documents, norm_space, visible_text
 from gatecrawl.core.pageindex import PageIndex, find_below, main_holders
 
@@ -113,14 +113,14 @@ def _ident(el) -> str:
     return " ".join(filter(None, (el.get("id"), el.get("class"))))
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _consent_ident(ident: str) -> bool:
     """``_CONSENT_IDENT`` names a consent dialog in ``ident`` (pure, cached: a page repeats its
     class strings, and this long case-insensitive alternation is the cost of the test)."""
     return _CONSENT_IDENT.search(ident) is not None
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _paywall_ident(ident: str) -> bool:
     """``_PAYWALL_IDENT`` names a paywall container in ``ident`` (pure, cached)."""
     return _PAYWALL_IDENT.search(ident) is not None

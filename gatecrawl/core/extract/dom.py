@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
 import lxml.etree
 
+from gatecrawl.core.memo import str_memo
 from gatecrawl.core.page import css_path, remove_keep_tail
 
 
@@ -347,7 +347,7 @@ def _attr_matcher(rx: re.Pattern, words: tuple[str, ...] = ()):
     words one of which every match of the case-blind ``rx`` holds in the text folded by
     :func:`_fold`: a string holding none is not searched (a substring test is much cheaper than
     the scan of a case-blind pattern)."""
-    @functools.lru_cache(maxsize=16384)
+    @str_memo(16384)
     def match(a: str) -> bool:
         if words:
             folded = _fold(a)

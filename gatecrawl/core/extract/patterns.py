@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
 import lxml.etree
 
+from gatecrawl.core.memo import str_memo
 from gatecrawl.core.extract.dom import (_RemovedBlocks, _ancestors_of, _any_pattern, _attr_matcher, _attrs, _drop,
     _lower_rx, _rx, _squash, _text_len, _union, collapsed_menu_chars)
 from gatecrawl.core.extract.listing import _drop_teaser_lists
@@ -83,7 +83,7 @@ _CAPTION_LRX = _lower_rx(_CAPTION_RX)
 _BYLINE_LRX = _lower_rx(_BYLINE_RX)
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _classify_attrs(a: str) -> str | None:
     """Removal rule named by a class/id string (pure, cached: strings repeat on a page): None
     when no rule's pattern matches it, or when a content or embed pattern does; else the first
@@ -105,7 +105,7 @@ def _classify_attrs(a: str) -> str | None:
     return _PATTERN_LRULES[first][0]
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _classify_word(word: str) -> int:
     """For one lower-cased word without whitespace: the position in ``_PATTERN_LRULES`` of the
     first rule whose pattern matches it, the rules' count when none does (pure, cached)."""
@@ -114,7 +114,7 @@ def _classify_word(word: str) -> int:
     return len(_PATTERN_LRULES)
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _names_content(word: str) -> bool:
     """Whether a content or embed pattern matches one lower-cased word (pure, cached; asked
     only of the words of a string some rule's pattern matches: most strings match none)."""
@@ -127,7 +127,7 @@ _KEEP_WORDS = re.compile(_union(("caption", "credit", "byline", "by-line", "auth
                                  "published", "posted-on", "entry-meta", "article-meta")))
 
 
-@functools.lru_cache(maxsize=65536)
+@str_memo(65536)
 def _keep_kind(a: str) -> str | None:
     if not a:
         return None
