@@ -77,3 +77,58 @@ def test_same_text_as_with_the_scripts_in_place(name):
         art = try_readability(copy.deepcopy(doc))
         expected = art.text_content() if art is not None and len(art) else ""
     assert candidate_text(doc, name) == expected
+
+
+SVG_PAGE = f"""<html><head><title>Harbour</title>
+<meta charset="utf-8"> <meta name="description" content="works">
+<link rel="stylesheet" href="/a.css">
+<base href="https://example.test/">
+<script src="/app.js"></script>
+<script type="application/ld+json">{{"@type": "NewsArticle", "headline": "Harbour"}}</script>
+<style>p {{ color: red }}</style>
+<meta property="og:type" content="article"></head>
+<body><nav><a href="/">Home</a><svg viewBox="0 0 9 9"><path d="M0 0h9"/> <g><path d="M1 1"/></g></svg>
+ <a href="/news">News</a></nav>
+<article><h1>Harbour works <svg><title>icon</title><svg><text>inner</text></svg> </svg>now</h1>
+<p>{PROSE}</p><figure><svg><text x="1">Chart: 40% more ships</text></svg>after the chart</figure></article>
+</body></html>"""
+
+
+@pytest.mark.parametrize("page", [PAGE, SVG_PAGE])
+def test_unread_parts_detached_with_the_same_text_and_put_back(page):
+    doc = parse_html(page)
+    before = lxml.html.tostring(doc)
+    with agreement._code_muted(doc):
+        text = doc.text_content()
+        with agreement._unread_detached(doc):
+            assert doc.text_content() == text  # every text measure on the raw tree is unchanged
+            head = doc.find("head")
+            assert [c.tag for c in head] == ["title", "script", "style"]
+            assert all(c.get("type") == "application/ld+json" for c in head.iter("script"))
+            assert all(len(s) == 0 for s in doc.iter("svg"))
+    assert lxml.html.tostring(doc) == before
+
+
+def test_unread_parts_put_back_when_the_candidate_raises(monkeypatch):
+    doc = parse_html(SVG_PAGE)
+    before = lxml.html.tostring(doc)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("candidate failed")
+
+    import trafilatura
+    monkeypatch.setattr(trafilatura, "extract", boom)
+    with pytest.raises(RuntimeError):
+        candidate_text(doc, "trafilatura")
+    assert lxml.html.tostring(doc) == before
+
+
+@pytest.mark.parametrize("page", [PAGE, SVG_PAGE])
+def test_trafilatura_reads_the_same_without_the_unread_parts(page):
+    import trafilatura
+
+    doc = parse_html(page)
+    expected = trafilatura.extract(doc, fast=True, include_comments=False, include_tables=True,
+                                   deduplicate=False) or ""
+    assert "Sentence 39" in expected
+    assert candidate_text(doc, "trafilatura") == expected
