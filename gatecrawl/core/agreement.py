@@ -29,7 +29,8 @@ import lxml.html
 
 from gatecrawl.core.candidates import CANDIDATES
 
-__all__ = ["Ballot", "AgreementResult", "decide", "text_shingles", "unvoted_tail", "UNIT_ATTR"]
+__all__ = ["Ballot", "AgreementResult", "decide", "lowers_by_token", "text_candidate_cased", "text_shingles",
+           "unvoted_tail", "UNIT_ATTR"]
 
 UNIT_ATTR = "data-gc-unit"
 _TOKEN_RX = re.compile(r"\w+", re.UNICODE)
@@ -125,7 +126,32 @@ def _text_candidate_of(name: str, text: str) -> _TextCandidate:
     """Cached by value (pure): the selection reads the trafilatura candidate's shingles again
     for its reference share (``text_shingles``) after the vote built them."""
     toks = _tokens(text)
-    return _TextCandidate(name, len(toks), frozenset(_shingles(toks)), " " + " ".join(toks) + " ", frozenset(toks))
+    return _TextCandidate(name, len(toks), frozenset(map(" ".join, zip(toks, toks[1:], toks[2:], toks[3:]))),
+                          " " + " ".join(toks) + " ", frozenset(toks))
+
+
+def lowers_by_token(text: str) -> bool:
+    """Whether lower-casing ``text`` lower-cases each of its tokens alone: then the tokens of
+    ``text.lower()`` are ``text``'s tokens, each lower-cased, and their shingles ``text``'s
+    shingles, each lower-cased. True unless ``text`` holds ``İ`` (lower-cased to ``i`` and a
+    combining dot, which is no word character: the token splits) or ``Σ`` (lower-cased by its
+    context, which a token taken alone does not have: a final sigma at a word's end). No other
+    character changes whether it is a word character when lower-cased
+    (tests/test_agreement_cased.py checks every code point)."""
+    return "\u0130" not in text and "\u03a3" not in text
+
+
+def text_candidate_cased(name: str, text: str, tokens: list[str], shingles: set) -> _TextCandidate:
+    """The candidate of :func:`_text_candidate` for ``text``, built from what a caller read of
+    it as it is, not lower-cased: its ``tokens`` (``_TOKEN_RX.findall(text)``) and their
+    ``shingles`` (:func:`_shingles`). When
+    the text lowers by token (:func:`lowers_by_token`), the lower-cased ones are these, each
+    lower-cased (fewer strings to make than tokenising and shingling the text again);
+    otherwise the text is read again."""
+    if not lowers_by_token(text):
+        return _text_candidate(name, text)
+    low = (" " + " ".join(tokens) + " ").lower()
+    return _TextCandidate(name, len(tokens), frozenset(map(str.lower, shingles)), low, frozenset(low.split()))
 
 
 def text_shingles(name: str, text: str | None) -> frozenset:
@@ -201,7 +227,37 @@ def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str, *,
             for b, o in zip(ballots, others)]
 
 
-def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None, glued=None) -> AgreementResult:
+def _unit_keys(ballots: list[Ballot]) -> list:
+    """What :meth:`_TextCandidate.keeps` matches of each unit, made once for every candidate:
+    the set of its shingles (4 tokens or more), its tokens as ``" tok tok "`` (1 to 3), or
+    None (no tokens)."""
+    out: list = []
+    for b in ballots:
+        toks = b.tokens
+        if len(toks) >= 4:
+            out.append(set(map(" ".join, zip(toks, toks[1:], toks[2:], toks[3:]))))
+        elif toks:
+            out.append(" " + " ".join(toks) + " ")
+        else:
+            out.append(None)
+    return out
+
+
+def _votes_of(c: _TextCandidate, ballots: list[Ballot], keys: list) -> None:
+    """Set each ballot's vote of ``c`` (speaking): :meth:`_TextCandidate.keeps` on its tokens,
+    read from the units' ``keys`` (:func:`_unit_keys`)."""
+    shingles, joined, name = c.shingles, c.joined, c.name
+    for b, key in zip(ballots, keys):
+        if key is None:
+            b.votes[name] = False
+        elif key.__class__ is str:
+            b.votes[name] = key in joined
+        else:
+            b.votes[name] = len(key & shingles) >= UNIT_MATCH_MIN * len(key)
+
+
+def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None, glued=None,
+           known: dict | None = None) -> AgreementResult:
     """Vote on the units. ``texts(name)`` returns a candidate's text; the second candidate
     is only asked when the first keeps text the own selection does not. On a ``thread`` (a
     forum page, whose posts are its content) the lead widens the selection alone whenever
@@ -213,14 +269,23 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None,
     which settles most pages (each measure walks the page around a unit or its links).
 
     ``glued(index)``, when given, returns a unit's tokens as its markup runs them: asked only
-    for the units a candidate that glues words (:func:`_glues`) does not keep as read."""
+    for the units a candidate that glues words (:func:`_glues`) does not keep as read.
+
+    ``known``: candidates built already (``name -> text_candidate_cased(name, texts(name), ...)``),
+    used instead of reading their texts again."""
     own_tokens = sum(len(b.tokens) for b in ballots if b.own)
     cands = []
+    keys = None  # (the units' keys, made when a candidate first speaks)
     for name in CANDIDATES:
-        c = _text_candidate(name, texts(name))
+        c = known[name] if known and name in known else _text_candidate(name, texts(name))
         cands.append(c)
-        for b in ballots:
-            b.votes[c.name] = bool(b.tokens) and c.tokens >= CANDIDATE_MIN_TOKENS and c.keeps(b.tokens)
+        if c.tokens >= CANDIDATE_MIN_TOKENS:
+            if keys is None:
+                keys = _unit_keys(ballots)
+            _votes_of(c, ballots, keys)
+        else:
+            for b in ballots:
+                b.votes[c.name] = False
         if glued is not None and c.tokens >= CANDIDATE_MIN_TOKENS and _glues(c, ballots):
             for b in ballots:
                 if b.tokens and not b.votes[c.name]:

@@ -11,7 +11,7 @@ import lxml.html
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_matcher, _attrs,
     _drop, _holding_blocks, _is_el, _rx, _squash, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
-from gatecrawl.core.agreement import _shingles
+from gatecrawl.core.agreement import _shingles, lowers_by_token
 from gatecrawl.core.candidates import candidate_text
 
 
@@ -176,10 +176,10 @@ def _shared_share(root: lxml.etree._Element, ref: str, theirs=None, text: str | 
     ``ref``'s lower-cased tokens, ``text``: ``block_text(root)``, ``cased``: the shingles of
     ``text``'s tokens as they are, when the caller has them).
 
-    For an ASCII ``text`` the lower-cased shingles are ``cased``'s, each lower-cased: ASCII
-    lower-casing maps letters to letters one for one, so the tokens are the same and lower-cased
-    (outside ASCII, lower-casing can split a token: ``İ`` becomes ``i`` and a combining dot)."""
-    if text is not None and cased is not None and text.isascii():
+    For a ``text`` that lowers by token (``agreement.lowers_by_token``: no ``İ``, which
+    lower-cases to ``i`` and a combining dot and splits its token, and no ``Σ``, lower-cased by
+    its context) the lower-cased shingles are ``cased``'s, each lower-cased."""
+    if text is not None and cased is not None and lowers_by_token(text):
         ours = {s.lower() for s in cased}
     else:
         ours = _shingle_set(_TOKEN_RX.findall((block_text(root) if text is None else text).lower()))
@@ -246,7 +246,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``. ``text_memo``: a dict that receives ``block_text(root)``
     and the shingles of its tokens, not lower-cased (as ``"text": (root, text, shingles)``) when
-    they were measured and nothing was removed."""
+    they were measured and nothing was removed, and the reference text with its tokens and their
+    shingles, not lower-cased (as ``"ref": (text, tokens, shingles)``) when they were read."""
     if votes is None:
         ref = page_ref() if page_ref is not None else _reference_text(root)
         if not ref:
@@ -255,6 +256,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         if len(ref_tokens) < 40:
             return
         ref_sh = _shingle_set(ref_tokens)
+        if text_memo is not None:
+            text_memo["ref"] = (ref, ref_tokens, ref_sh)
         own_text = block_text(root)
         ours_sh = _shingle_set(_TOKEN_RX.findall(own_text))
         if text_memo is not None:
