@@ -8,8 +8,8 @@ import copy
 import lxml.etree
 import lxml.html
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_matcher, _attrs,
-    _drop, _holding_blocks, _is_el, _rx, _squash, block_text)
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _IN_WORD, _TOKEN_RX, _attr_matcher, _attrs,
+    _drop, _holding_blocks, _is_el, _rx, _squash, _words, block_text)
 from gatecrawl.core.extract.patterns import _EMBED_RX
 from gatecrawl.core.agreement import _shingles, lowers_by_token
 from gatecrawl.core.candidates import candidate_text
@@ -73,6 +73,87 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS,
         else:
             stack.pop()
     return units
+
+
+def _text_parts(root: lxml.etree._Element, units: list) -> tuple[list, list]:
+    """``block_text(root)`` as the list of strings it joins, and where the text of each of
+    ``units`` (elements below ``root``, none inside another, in document order: ``_leaf_units``)
+    lies in that list: ``spans[k] = (start, end)`` with ``"".join(parts[start:end]) ==
+    block_text(units[k])``. The same walk as ``block_text``'s, once for the selection and its
+    units. A unit that is not inline formatting (``_IN_WORD``) has a ``" "`` part on each side;
+    its tail, when it has one, is the part after the second."""
+    parts: list[str] = []
+    append = parts.append
+    spans: list = []
+    if not len(root):
+        if root.text:
+            append(root.text)
+        return parts, spans
+    if root.text:
+        append(root.text)
+    in_word = _IN_WORD
+    nxt = units[0] if units else None
+    k = 0
+    # (children left, a break after the subtree, its tail, the span's start when it is a unit's)
+    stack = [(iter(root), False, None, -1)]
+    while stack:
+        children, brk, tail, start = stack[-1]
+        for c in children:
+            tag = c.tag
+            if tag.__class__ is str:
+                b = tag not in in_word
+                if b:
+                    append(" ")
+                at = -1
+                if c is nxt:
+                    at = len(parts)
+                    k += 1
+                    nxt = units[k] if k < len(units) else None
+                text = c.text
+                if text:
+                    append(text)
+                if len(c):
+                    stack.append((iter(c), b, c.tail, at))
+                    break
+                if at >= 0:
+                    spans.append((at, len(parts)))
+                if b:
+                    append(" ")
+            text = c.tail
+            if text:
+                append(text)
+        else:
+            stack.pop()
+            if start >= 0:
+                spans.append((start, len(parts)))
+            if brk:
+                append(" ")
+            if tail:
+                append(tail)
+    return parts, spans
+
+
+def _unit_tokens(parts: list, spans: list, tokens: list) -> list:
+    """Each unit's tokens (``_TOKEN_RX.findall(block_text(unit))``, from :func:`_text_parts`'s
+    ``parts`` and ``spans``) and where they lie in ``tokens`` (the selection's): ``(toks, at)``
+    with ``tokens[at:at + len(toks)] == toks``, or ``at`` -1 when they were not found there
+    (where the text between the units was looked for: an inline unit can share a token with
+    its neighbour). Then the windows of ``tokens`` from ``at`` are the unit's shingles."""
+    out: list = []
+    cursor = 0
+    prev = 0
+    for s, e in spans:
+        toks = _words(parts[s] if e - s == 1 else "".join(parts[s:e]))
+        gap = "".join(parts[prev:s])
+        at = cursor + (len(_words(gap)) if gap and not gap.isspace() else 0)
+        n = len(toks)
+        if tokens[at:at + n] == toks:
+            out.append((toks, at))
+        else:
+            out.append((toks, -1))
+        cursor = at + n
+        prev = e
+    return out
 
 
 def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
@@ -245,8 +326,9 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     heading stays when anything of its section stays, except a standfirst (see the module
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``. ``text_memo``: a dict that receives ``block_text(root)``
-    and the shingles of its tokens, not lower-cased (as ``"text": (root, text, shingles)``) when
-    they were measured and nothing was removed, and the reference text with its tokens and their
+    as the pruning leaves it, with the shingles of its tokens, not lower-cased, when nothing was
+    removed (as ``"text": (root, text, shingles)``; shingles None when units were removed) when
+    they were measured, and the reference text with its tokens and their
     shingles, not lower-cased (as ``"ref": (text, tokens, shingles)``) when they were read."""
     if votes is None:
         ref = page_ref() if page_ref is not None else _reference_text(root)
@@ -258,10 +340,16 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         ref_sh = _shingle_set(ref_tokens)
         if text_memo is not None:
             text_memo["ref"] = (ref, ref_tokens, ref_sh)
-        own_text = block_text(root)
-        ours_sh = _shingle_set(_TOKEN_RX.findall(own_text))
+        # the selection's text and its units' (read again below), in one walk; the units'
+        # shingles are the selection's windows over their tokens (see _unit_tokens)
+        units = _leaf_units(root)
+        parts, spans = _text_parts(root, units)
+        own_text = "".join(parts)
+        own_tokens = _words(own_text)
+        windows = list(map(" ".join, zip(own_tokens, own_tokens[1:], own_tokens[2:], own_tokens[3:])))
+        ours_sh = set(windows)
         if text_memo is not None:
-            text_memo["text"] = (root, own_text, ours_sh)  # (taken back below if a unit goes)
+            text_memo["text"] = (root, own_text, ours_sh)  # (the text left, below, if a unit goes)
         common = len(ref_sh & ours_sh)
         subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
         if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
@@ -305,20 +393,24 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         covered.update(el.iter())
         holds.update(el.iterancestors())
 
-    units = _leaf_units(root)
+    if votes is not None:
+        units = _leaf_units(root)
+    else:
+        unit_toks = _unit_tokens(parts, spans, own_tokens)
 
-    def in_ref(el) -> bool:
+    def in_ref(k: int, el) -> bool:
         if votes is not None:
             return votes(el)
-        toks = _TOKEN_RX.findall(block_text(el))
+        toks, at = unit_toks[k]
         if not toks:
             return True
-        if len(toks) >= 4:
-            sh = _shingle_set(toks)
+        n = len(toks)
+        if n >= 4:
+            sh = set(windows[at:at + n - 3]) if at >= 0 else _shingle_set(toks)
             return len(sh & ref_sh) >= REF_KEEP_MIN * len(sh)
         return (" " + " ".join(toks) + " ") in ref_joined
 
-    keep = [u in covered or u in holds or in_ref(u) for u in units]
+    keep = [u in covered or u in holds or in_ref(k, u) for k, u in enumerate(units)]
     if votes is None:
         _keep_definition_lists(units, keep, fired)
     # lists: all items stay when the reference keeps any of them
@@ -356,8 +448,11 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
                 if keep[j] and _TOKEN_RX.search(units[j].text_content() or ""):
                     keep[i] = True
                     break
-    for u, k in zip(units, keep):
+    gone: list = []  # the spans of the units removed, and whether each left a blank tail
+    for i, (u, k) in enumerate(zip(units, keep)):
         if not k and u.getparent() is not None:
+            if votes is None:
+                gone.append((i, u.tag not in _IN_WORD, bool(u.tail) and not u.tail.strip()))
             kind = meta_kind.get(u)
             if kind is not None and set_aside is not None:
                 text = _squash(u.text_content())
@@ -369,5 +464,23 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
                     removed.append((rule_name, text[:SET_ASIDE_MAX_CHARS]))
             _drop(u)
             fired.add(rule_name)
-            if text_memo is not None:
-                text_memo.pop("text", None)
+    if gone and text_memo is not None:
+        text_memo["text"] = (root, _text_left(parts, spans, gone), None)
+
+
+def _text_left(parts: list, spans: list, gone: list) -> str:
+    """``block_text`` of the selection once the units of ``gone`` (``(index, not inline, blank
+    tail)``, in document order) are removed (``dom._drop``), from :func:`_text_parts`'s
+    ``parts`` and ``spans`` taken before: each unit's parts go, with the spaces around it
+    (not inline) and its tail when blank (``_drop`` leaves a blank tail out). A tail that stays
+    joins the previous sibling's tail or the parent's text, which come just before it."""
+    out: list = []
+    pos = 0
+    for i, spaced, blank in gone:
+        s, e = spans[i]
+        if spaced:
+            s, e = s - 1, e + 1
+        out.append("".join(parts[pos:s]))
+        pos = e + 1 if blank else e
+    out.append("".join(parts[pos:]))
+    return "".join(out)

@@ -389,8 +389,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     gone: set = set()  # vote units of the guarded blocks removed
     if shared and guarded:
         _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
-    # block_text of the own selection and its shingles, measured by the reference pruning: read again for the
-    # reference share when the selection has not changed since (same root, nothing removed); and
+    # block_text of the own selection as the reference pruning left it (and its shingles when it removed
+    # nothing): read again for the reference share when the selection has not changed since (same root); and
     # the trafilatura candidate's tokens and shingles as it read them (the vote's, lower-cased, are made of them)
     root_text: dict = {}
     if not keep_comments:  # the reference extractor leaves comments out
