@@ -10,8 +10,9 @@ import lxml.html
 
 from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _IN_WORD, _TOKEN_RX, _attr_matcher, _attrs,
     _drop, _holding_blocks, _is_el, _rx, _squash, _words, block_text)
+from gatecrawl.core.extract.unittext import _text_left, _text_parts, _unit_tokens
 from gatecrawl.core.extract.patterns import _EMBED_RX
-from gatecrawl.core.agreement import _shingles, lowers_by_token
+from gatecrawl.core.agreement import _shingles, lowers_by_token, text_candidate_cased
 from gatecrawl.core.candidates import candidate_text
 
 
@@ -75,85 +76,8 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS,
     return units
 
 
-def _text_parts(root: lxml.etree._Element, units: list) -> tuple[list, list]:
-    """``block_text(root)`` as the list of strings it joins, and where the text of each of
-    ``units`` (elements below ``root``, none inside another, in document order: ``_leaf_units``)
-    lies in that list: ``spans[k] = (start, end)`` with ``"".join(parts[start:end]) ==
-    block_text(units[k])``. The same walk as ``block_text``'s, once for the selection and its
-    units. A unit that is not inline formatting (``_IN_WORD``) has a ``" "`` part on each side;
-    its tail, when it has one, is the part after the second."""
-    parts: list[str] = []
-    append = parts.append
-    spans: list = []
-    if not len(root):
-        if root.text:
-            append(root.text)
-        return parts, spans
-    if root.text:
-        append(root.text)
-    in_word = _IN_WORD
-    nxt = units[0] if units else None
-    k = 0
-    # (children left, a break after the subtree, its tail, the span's start when it is a unit's)
-    stack = [(iter(root), False, None, -1)]
-    while stack:
-        children, brk, tail, start = stack[-1]
-        for c in children:
-            tag = c.tag
-            if tag.__class__ is str:
-                b = tag not in in_word
-                if b:
-                    append(" ")
-                at = -1
-                if c is nxt:
-                    at = len(parts)
-                    k += 1
-                    nxt = units[k] if k < len(units) else None
-                text = c.text
-                if text:
-                    append(text)
-                if len(c):
-                    stack.append((iter(c), b, c.tail, at))
-                    break
-                if at >= 0:
-                    spans.append((at, len(parts)))
-                if b:
-                    append(" ")
-            text = c.tail
-            if text:
-                append(text)
-        else:
-            stack.pop()
-            if start >= 0:
-                spans.append((start, len(parts)))
-            if brk:
-                append(" ")
-            if tail:
-                append(tail)
-    return parts, spans
-
-
-def _unit_tokens(parts: list, spans: list, tokens: list) -> list:
-    """Each unit's tokens (``_TOKEN_RX.findall(block_text(unit))``, from :func:`_text_parts`'s
-    ``parts`` and ``spans``) and where they lie in ``tokens`` (the selection's): ``(toks, at)``
-    with ``tokens[at:at + len(toks)] == toks``, or ``at`` -1 when they were not found there
-    (where the text between the units was looked for: an inline unit can share a token with
-    its neighbour). Then the windows of ``tokens`` from ``at`` are the unit's shingles."""
-    out: list = []
-    cursor = 0
-    prev = 0
-    for s, e in spans:
-        toks = _words(parts[s] if e - s == 1 else "".join(parts[s:e]))
-        gap = "".join(parts[prev:s])
-        at = cursor + (len(_words(gap)) if gap and not gap.isspace() else 0)
-        n = len(toks)
-        if tokens[at:at + n] == toks:
-            out.append((toks, at))
-        else:
-            out.append((toks, -1))
-        cursor = at + n
-        prev = e
-    return out
+#: block-holding elements whose loose text is left as it is (``_wrap_loose_text``)
+_NO_WRAP = frozenset(("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"))
 
 
 def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
@@ -164,75 +88,92 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
 
     Returns ``_holding_blocks(root, 1)``, which the wrapping leaves as it is: a new ``<p>``
     goes into an element holding a block already (so do all its ancestors), and holds only
-    what held no block."""
+    what held no block.
+
+    The holding elements are taken in any order: wrapping one changes its own text, its
+    children (inline ones move into a new ``<p>``) and their tails, and reads no more than
+    those and its inline children's text, which no other's wrapping changes (an inline child
+    holds no block, so nothing inside it is wrapped)."""
     holds_block = _holding_blocks(root, 1)
-    for el in [e for e in root.iter() if e in holds_block]:
-        if el.tag in ("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"):
+    for el in holds_block:
+        if el.tag in _NO_WRAP or not _has_loose_text(el, holds_block):
             continue
-        # is there a run of loose text next to a block child?
-        loose = bool((el.text or "").strip())
-        mixed = False
-        for child in el:  # (until the answer is known; an inline child's text only while needed)
-            if mixed and loose:
-                break
-            tag = child.tag
-            if tag.__class__ is not str:  # (``_is_el``, inlined: lxml's tags are exact str)
-                continue
-            if tag in _BLOCKS or child in holds_block:
-                mixed = True
-                if (child.tail or "").strip():
-                    loose = True
-            elif not loose and (child.text_content() or "").strip():
-                loose = True
-        if not (mixed and loose):
-            continue
-        # rebuild: walk the children again, replacing each run by a <p>
         fired.add("wrap_loose_text")
-        new_children: list = []
-        text = el.text or ""
-        inline: list = []
-        for child in list(el):
-            is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
-            if is_block:
-                new_children.extend(_make_run(text, inline))
-                tail = child.tail or ""
-                child.tail = None
-                new_children.append(child)
-                text, inline = tail, []
-            else:
-                inline.append(child)
-        new_children.extend(_make_run(text, inline))
-        for child in list(el):
-            el.remove(child)
-        el.text = None
-        for child in new_children:
-            if isinstance(child, str):
-                if len(el):
-                    el[-1].tail = (el[-1].tail or "") + child
-                else:
-                    el.text = (el.text or "") + child
-            else:
-                el.append(child)
+        _wrap_runs(el, holds_block)
     return holds_block
 
 
-def _make_run(text: str, inline: list) -> list:
-    """A run of loose text and inline elements as a new <p> (or as plain whitespace)."""
-    has_text = text.strip() or any(_is_el(c) and (c.text_content() or "").strip() for c in inline)
-    if not has_text:
-        out: list = [text] if text else []
+def _has_loose_text(el: lxml.etree._Element, holds_block: set) -> bool:
+    """Whether the holding element ``el`` has text of its own next to its blocks: its text, a
+    block child's tail, or an inline child's text (not an inline child's tail). (Every holding
+    element has a block child, or a child holding one.)"""
+    text = el.text
+    if text and not text.isspace():
+        return True
+    inline = []
+    for child in el:
+        tag = child.tag
+        if tag.__class__ is not str:  # (``_is_el``, inlined: lxml's tags are exact str)
+            continue
+        if tag in _BLOCKS or child in holds_block:
+            tail = child.tail
+            if tail and not tail.isspace():
+                return True
+        else:
+            inline.append(child)
+    for child in inline:  # (their text last: ``text_content()`` is the dear test)
+        text = child.text
+        if text and not text.isspace():
+            return True
+        if len(child):
+            text = child.text_content()
+            if text and not text.isspace():
+                return True
+    return False
+
+
+def _wrap_runs(el: lxml.etree._Element, holds_block: set) -> None:
+    """Wrap each run of ``el``'s loose text (its text or a block child's tail, and the inline
+    children up to the next block child) that holds text (:func:`_run_has_text`) in a new
+    ``<p>`` where the run was. A run without text stays, an empty string there (``el``'s
+    text, a tail) read as none."""
+    runs: list = []  # (the block child before the run or None, the run's inline children)
+    anchor = None
+    inline: list = []
+    for child in el:
+        if child.tag.__class__ is str and (child.tag in _BLOCKS or child in holds_block):
+            runs.append((anchor, inline))
+            anchor, inline = child, []
+        else:
+            inline.append(child)
+    runs.append((anchor, inline))
+    for anchor, inline in runs:
+        text = (el.text if anchor is None else anchor.tail) or ""
+        if _run_has_text(text, inline):
+            p = lxml.html.Element("p")
+            p.text = text
+            if anchor is None:
+                el.text = None
+                el.insert(0, p)
+            else:
+                anchor.tail = None
+                anchor.addnext(p)
+            for c in inline:
+                p.append(c)  # tails travel with their element
+            continue
+        if not text:
+            if anchor is None:
+                el.text = None
+            else:
+                anchor.tail = None
         for c in inline:
-            tail = c.tail
-            c.tail = None
-            out.append(c)
-            if tail:
-                out.append(tail)
-        return out
-    p = lxml.html.Element("p")
-    p.text = text
-    for c in inline:
-        p.append(c)  # tails travel with their element
-    return [p]
+            if c.tail == "":
+                c.tail = None
+
+
+def _run_has_text(text: str, inline: list) -> bool:
+    """Whether a run of loose text and inline elements holds any text (not blank)."""
+    return bool(text.strip() or any(_is_el(c) and (c.text_content() or "").strip() for c in inline))
 
 
 def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Element:
@@ -328,8 +269,9 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     ``set_aside`` as ``(kind, text)``. ``text_memo``: a dict that receives ``block_text(root)``
     as the pruning leaves it, with the shingles of its tokens, not lower-cased, when nothing was
     removed (as ``"text": (root, text, shingles)``; shingles None when units were removed) when
-    they were measured, and the reference text with its tokens and their
-    shingles, not lower-cased (as ``"ref": (text, tokens, shingles)``) when they were read."""
+    they were measured, and with ``page_ref`` (the page's trafilatura text) the vote's candidate
+    of that text, made of its tokens and shingles read here (``"ref"``, see
+    ``agreement.text_candidate_cased``) when they were read."""
     if votes is None:
         ref = page_ref() if page_ref is not None else _reference_text(root)
         if not ref:
@@ -338,8 +280,8 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         if len(ref_tokens) < 40:
             return
         ref_sh = _shingle_set(ref_tokens)
-        if text_memo is not None:
-            text_memo["ref"] = (ref, ref_tokens, ref_sh)
+        if text_memo is not None and page_ref is not None:
+            text_memo["ref"] = text_candidate_cased("trafilatura", ref, ref_tokens, ref_sh)
         # the selection's text and its units' (read again below), in one walk; the units'
         # shingles are the selection's windows over their tokens (see _unit_tokens)
         units = _leaf_units(root)
@@ -467,20 +409,3 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     if gone and text_memo is not None:
         text_memo["text"] = (root, _text_left(parts, spans, gone), None)
 
-
-def _text_left(parts: list, spans: list, gone: list) -> str:
-    """``block_text`` of the selection once the units of ``gone`` (``(index, not inline, blank
-    tail)``, in document order) are removed (``dom._drop``), from :func:`_text_parts`'s
-    ``parts`` and ``spans`` taken before: each unit's parts go, with the spaces around it
-    (not inline) and its tail when blank (``_drop`` leaves a blank tail out). A tail that stays
-    joins the previous sibling's tail or the parent's text, which come just before it."""
-    out: list = []
-    pos = 0
-    for i, spaced, blank in gone:
-        s, e = spans[i]
-        if spaced:
-            s, e = s - 1, e + 1
-        out.append("".join(parts[pos:s]))
-        pos = e + 1 if blank else e
-    out.append("".join(parts[pos:]))
-    return "".join(out)
