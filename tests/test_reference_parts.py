@@ -7,6 +7,7 @@ order, runs wrapped in place) leaves the tree the rebuilding version (kept here)
 from __future__ import annotations
 
 import copy
+import gzip
 import random
 from pathlib import Path
 
@@ -31,12 +32,13 @@ _CASES = [
 
 
 def _trees():
+    """The cases above, then the first pages of each corpus (their bodies as parsed)."""
     for html in _CASES:
         yield lxml.html.fromstring(html)
     for corpus in CORPORA:
         if corpus.is_dir():
             for path in sorted(corpus.iterdir())[:15]:
-                body = lxml.html.fromstring(path.read_bytes()).find("body")
+                body = lxml.html.fromstring(gzip.decompress(path.read_bytes())).find("body")
                 if body is not None:
                     yield body
 
