@@ -20,22 +20,20 @@ This module has no Scrapy imports and no state; the same page gives the same dec
 from __future__ import annotations
 
 import dataclasses
-import functools
-import re
 from dataclasses import dataclass, field
 
 import lxml.etree
 import lxml.html
 
 from gatecrawl.core.candidates import CANDIDATES
+from gatecrawl.core.shingles import (_TOKEN_RX, UNIT_MATCH_MIN, _shingles, _text_candidate, _text_candidate_of,  # noqa: F401
+                                     _TextCandidate, _tokens, lowers_by_token, text_candidate_cased, text_shingles)
 
-__all__ = ["Ballot", "AgreementResult", "decide", "text_shingles", "unvoted_tail", "UNIT_ATTR"]
+__all__ = ["Ballot", "AgreementResult", "decide", "lowers_by_token", "text_candidate_cased", "text_shingles",
+           "unvoted_tail", "UNIT_ATTR"]
 
 UNIT_ATTR = "data-gc-unit"
-_TOKEN_RX = re.compile(r"\w+", re.UNICODE)
 
-#: a unit counts as kept by a text candidate when this share of its 4-token shingles occurs in it
-UNIT_MATCH_MIN = 0.5
 #: a candidate "speaks" only when it holds at least this many tokens
 CANDIDATE_MIN_TOKENS = 25
 #: a unit only one candidate keeps stays when it lies between units the majority keeps and
@@ -85,52 +83,6 @@ LINK_RUN_MIN = 3
 GLUED_MIN_TOKENS = 5
 #: ... and this share of them are two of the units' words joined
 GLUED_MIN_SHARE = 0.02
-
-
-def _tokens(text: str) -> list[str]:
-    return _TOKEN_RX.findall(text.lower())
-
-
-def _shingles(tokens: list[str]) -> set:
-    """The set of 4-token windows, each as its tokens joined by one space (``" ".join(tokens[i:i + 4])``
-    for every i; a token never holds a space, so two windows give the same string only when
-    they are the same window). Strings rather than tuples: built and compared faster, and not
-    tracked by the garbage collector (a page's shingles are tens of thousands of objects)."""
-    return set(map(" ".join, zip(tokens, tokens[1:], tokens[2:], tokens[3:])))
-
-
-@dataclass(frozen=True)
-class _TextCandidate:
-    name: str
-    tokens: int
-    shingles: frozenset
-    joined: str  # " tok tok tok " for short-unit matching
-    words: frozenset = frozenset()  # its distinct tokens
-
-    def keeps(self, toks: list[str]) -> bool:
-        if not self.tokens:
-            return False
-        if len(toks) >= 4:
-            sh = _shingles(toks)
-            return len(sh & self.shingles) >= UNIT_MATCH_MIN * len(sh)
-        return (" " + " ".join(toks) + " ") in self.joined
-
-
-def _text_candidate(name: str, text: str | None) -> _TextCandidate:
-    return _text_candidate_of(name, text or "")
-
-
-@functools.lru_cache(maxsize=8)
-def _text_candidate_of(name: str, text: str) -> _TextCandidate:
-    """Cached by value (pure): the selection reads the trafilatura candidate's shingles again
-    for its reference share (``text_shingles``) after the vote built them."""
-    toks = _tokens(text)
-    return _TextCandidate(name, len(toks), frozenset(_shingles(toks)), " " + " ".join(toks) + " ", frozenset(toks))
-
-
-def text_shingles(name: str, text: str | None) -> frozenset:
-    """The set of 4-token shingles of a candidate's lower-cased text (the vote's, shared)."""
-    return _text_candidate(name, text).shingles
 
 
 @dataclass(slots=True)
@@ -201,7 +153,37 @@ def _majority_or_lead(ballots: list[Ballot], others: list[int], lead: str, *,
             for b, o in zip(ballots, others)]
 
 
-def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None, glued=None) -> AgreementResult:
+def _unit_keys(ballots: list[Ballot]) -> list:
+    """What :meth:`_TextCandidate.keeps` matches of each unit, made once for every candidate:
+    the set of its shingles (4 tokens or more), its tokens as ``" tok tok "`` (1 to 3), or
+    None (no tokens)."""
+    out: list = []
+    for b in ballots:
+        toks = b.tokens
+        if len(toks) >= 4:
+            out.append(set(map(" ".join, zip(toks, toks[1:], toks[2:], toks[3:]))))
+        elif toks:
+            out.append(" " + " ".join(toks) + " ")
+        else:
+            out.append(None)
+    return out
+
+
+def _votes_of(c: _TextCandidate, ballots: list[Ballot], keys: list) -> None:
+    """Set each ballot's vote of ``c`` (speaking): :meth:`_TextCandidate.keeps` on its tokens,
+    read from the units' ``keys`` (:func:`_unit_keys`)."""
+    shingles, joined, name = c.shingles, c.joined, c.name
+    for b, key in zip(ballots, keys):
+        if key is None:
+            b.votes[name] = False
+        elif key.__class__ is str:
+            b.votes[name] = key in joined
+        else:
+            b.votes[name] = len(key & shingles) >= UNIT_MATCH_MIN * len(key)
+
+
+def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None, glued=None,
+           known: dict | None = None) -> AgreementResult:
     """Vote on the units. ``texts(name)`` returns a candidate's text; the second candidate
     is only asked when the first keeps text the own selection does not. On a ``thread`` (a
     forum page, whose posts are its content) the lead widens the selection alone whenever
@@ -213,14 +195,23 @@ def decide(ballots: list[Ballot], texts, *, thread: bool = False, describe=None,
     which settles most pages (each measure walks the page around a unit or its links).
 
     ``glued(index)``, when given, returns a unit's tokens as its markup runs them: asked only
-    for the units a candidate that glues words (:func:`_glues`) does not keep as read."""
+    for the units a candidate that glues words (:func:`_glues`) does not keep as read.
+
+    ``known``: candidates built already (``name -> text_candidate_cased(name, texts(name), ...)``),
+    used instead of reading their texts again."""
     own_tokens = sum(len(b.tokens) for b in ballots if b.own)
     cands = []
+    keys = None  # (the units' keys, made when a candidate first speaks)
     for name in CANDIDATES:
-        c = _text_candidate(name, texts(name))
+        c = known[name] if known and name in known else _text_candidate(name, texts(name))
         cands.append(c)
-        for b in ballots:
-            b.votes[c.name] = bool(b.tokens) and c.tokens >= CANDIDATE_MIN_TOKENS and c.keeps(b.tokens)
+        if c.tokens >= CANDIDATE_MIN_TOKENS:
+            if keys is None:
+                keys = _unit_keys(ballots)
+            _votes_of(c, ballots, keys)
+        else:
+            for b in ballots:
+                b.votes[c.name] = False
         if glued is not None and c.tokens >= CANDIDATE_MIN_TOKENS and _glues(c, ballots):
             for b in ballots:
                 if b.tokens and not b.votes[c.name]:

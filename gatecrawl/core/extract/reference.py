@@ -8,10 +8,11 @@ import copy
 import lxml.etree
 import lxml.html
 
-from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _TOKEN_RX, _attr_matcher, _attrs,
-    _drop, _holding_blocks, _is_el, _rx, _squash, block_text)
+from gatecrawl.core.extract.dom import (_ATTR_CANDIDATES, _BLOCKS, _IN_WORD, _TOKEN_RX, _attr_matcher, _attrs,
+    _drop, _holding_blocks, _is_el, _rx, _squash, _words, block_text)
+from gatecrawl.core.extract.unittext import _text_left, _text_parts, _unit_tokens
 from gatecrawl.core.extract.patterns import _EMBED_RX
-from gatecrawl.core.agreement import _shingles
+from gatecrawl.core.agreement import _shingles, lowers_by_token, text_candidate_cased
 from gatecrawl.core.candidates import candidate_text
 
 
@@ -75,6 +76,10 @@ def _leaf_units(root: lxml.etree._Element, atomic: frozenset = _LEAF_UNITS,
     return units
 
 
+#: block-holding elements whose loose text is left as it is (``_wrap_loose_text``)
+_NO_WRAP = frozenset(("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"))
+
+
 def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
     """Wrap runs of loose text (a container's own text, inline children and tails between
     its block children) in ``<p>`` elements, so that every piece of text belongs to a unit
@@ -83,75 +88,92 @@ def _wrap_loose_text(root: lxml.etree._Element, fired: set[str]) -> set:
 
     Returns ``_holding_blocks(root, 1)``, which the wrapping leaves as it is: a new ``<p>``
     goes into an element holding a block already (so do all its ancestors), and holds only
-    what held no block."""
+    what held no block.
+
+    The holding elements are taken in any order: wrapping one changes its own text, its
+    children (inline ones move into a new ``<p>``) and their tails, and reads no more than
+    those and its inline children's text, which no other's wrapping changes (an inline child
+    holds no block, so nothing inside it is wrapped)."""
     holds_block = _holding_blocks(root, 1)
-    for el in [e for e in root.iter() if e in holds_block]:
-        if el.tag in ("table", "tr", "tbody", "thead", "tfoot", "ul", "ol", "dl", "pre", "select"):
+    for el in holds_block:
+        if el.tag in _NO_WRAP or not _has_loose_text(el, holds_block):
             continue
-        # is there a run of loose text next to a block child?
-        loose = bool((el.text or "").strip())
-        mixed = False
-        for child in el:  # (until the answer is known; an inline child's text only while needed)
-            if mixed and loose:
-                break
-            tag = child.tag
-            if tag.__class__ is not str:  # (``_is_el``, inlined: lxml's tags are exact str)
-                continue
-            if tag in _BLOCKS or child in holds_block:
-                mixed = True
-                if (child.tail or "").strip():
-                    loose = True
-            elif not loose and (child.text_content() or "").strip():
-                loose = True
-        if not (mixed and loose):
-            continue
-        # rebuild: walk the children again, replacing each run by a <p>
         fired.add("wrap_loose_text")
-        new_children: list = []
-        text = el.text or ""
-        inline: list = []
-        for child in list(el):
-            is_block = _is_el(child) and (child.tag in _BLOCKS or child in holds_block)
-            if is_block:
-                new_children.extend(_make_run(text, inline))
-                tail = child.tail or ""
-                child.tail = None
-                new_children.append(child)
-                text, inline = tail, []
-            else:
-                inline.append(child)
-        new_children.extend(_make_run(text, inline))
-        for child in list(el):
-            el.remove(child)
-        el.text = None
-        for child in new_children:
-            if isinstance(child, str):
-                if len(el):
-                    el[-1].tail = (el[-1].tail or "") + child
-                else:
-                    el.text = (el.text or "") + child
-            else:
-                el.append(child)
+        _wrap_runs(el, holds_block)
     return holds_block
 
 
-def _make_run(text: str, inline: list) -> list:
-    """A run of loose text and inline elements as a new <p> (or as plain whitespace)."""
-    has_text = text.strip() or any(_is_el(c) and (c.text_content() or "").strip() for c in inline)
-    if not has_text:
-        out: list = [text] if text else []
+def _has_loose_text(el: lxml.etree._Element, holds_block: set) -> bool:
+    """Whether the holding element ``el`` has text of its own next to its blocks: its text, a
+    block child's tail, or an inline child's text (not an inline child's tail). (Every holding
+    element has a block child, or a child holding one.)"""
+    text = el.text
+    if text and not text.isspace():
+        return True
+    inline = []
+    for child in el:
+        tag = child.tag
+        if tag.__class__ is not str:  # (``_is_el``, inlined: lxml's tags are exact str)
+            continue
+        if tag in _BLOCKS or child in holds_block:
+            tail = child.tail
+            if tail and not tail.isspace():
+                return True
+        else:
+            inline.append(child)
+    for child in inline:  # (their text last: ``text_content()`` is the dear test)
+        text = child.text
+        if text and not text.isspace():
+            return True
+        if len(child):
+            text = child.text_content()
+            if text and not text.isspace():
+                return True
+    return False
+
+
+def _wrap_runs(el: lxml.etree._Element, holds_block: set) -> None:
+    """Wrap each run of ``el``'s loose text (its text or a block child's tail, and the inline
+    children up to the next block child) that holds text (:func:`_run_has_text`) in a new
+    ``<p>`` where the run was. A run without text stays, an empty string there (``el``'s
+    text, a tail) read as none."""
+    runs: list = []  # (the block child before the run or None, the run's inline children)
+    anchor = None
+    inline: list = []
+    for child in el:
+        if child.tag.__class__ is str and (child.tag in _BLOCKS or child in holds_block):
+            runs.append((anchor, inline))
+            anchor, inline = child, []
+        else:
+            inline.append(child)
+    runs.append((anchor, inline))
+    for anchor, inline in runs:
+        text = (el.text if anchor is None else anchor.tail) or ""
+        if _run_has_text(text, inline):
+            p = lxml.html.Element("p")
+            p.text = text
+            if anchor is None:
+                el.text = None
+                el.insert(0, p)
+            else:
+                anchor.tail = None
+                anchor.addnext(p)
+            for c in inline:
+                p.append(c)  # tails travel with their element
+            continue
+        if not text:
+            if anchor is None:
+                el.text = None
+            else:
+                anchor.tail = None
         for c in inline:
-            tail = c.tail
-            c.tail = None
-            out.append(c)
-            if tail:
-                out.append(tail)
-        return out
-    p = lxml.html.Element("p")
-    p.text = text
-    for c in inline:
-        p.append(c)  # tails travel with their element
-    return [p]
+            if c.tail == "":
+                c.tail = None
+
+
+def _run_has_text(text: str, inline: list) -> bool:
+    """Whether a run of loose text and inline elements holds any text (not blank)."""
+    return bool(text.strip() or any(_is_el(c) and (c.text_content() or "").strip() for c in inline))
 
 
 def _common_ancestor(els: list, stop: lxml.etree._Element) -> lxml.etree._Element:
@@ -176,10 +198,10 @@ def _shared_share(root: lxml.etree._Element, ref: str, theirs=None, text: str | 
     ``ref``'s lower-cased tokens, ``text``: ``block_text(root)``, ``cased``: the shingles of
     ``text``'s tokens as they are, when the caller has them).
 
-    For an ASCII ``text`` the lower-cased shingles are ``cased``'s, each lower-cased: ASCII
-    lower-casing maps letters to letters one for one, so the tokens are the same and lower-cased
-    (outside ASCII, lower-casing can split a token: ``İ`` becomes ``i`` and a combining dot)."""
-    if text is not None and cased is not None and text.isascii():
+    For a ``text`` that lowers by token (``agreement.lowers_by_token``: no ``İ``, which
+    lower-cases to ``i`` and a combining dot and splits its token, and no ``Σ``, lower-cased by
+    its context) the lower-cased shingles are ``cased``'s, each lower-cased."""
+    if text is not None and cased is not None and lowers_by_token(text):
         ours = {s.lower() for s in cased}
     else:
         ours = _shingle_set(_TOKEN_RX.findall((block_text(root) if text is None else text).lower()))
@@ -245,8 +267,11 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
     heading stays when anything of its section stays, except a standfirst (see the module
     docstring). Removed bylines, datelines, standfirsts and captions are appended to
     ``set_aside`` as ``(kind, text)``. ``text_memo``: a dict that receives ``block_text(root)``
-    and the shingles of its tokens, not lower-cased (as ``"text": (root, text, shingles)``) when
-    they were measured and nothing was removed."""
+    as the pruning leaves it, with the shingles of its tokens, not lower-cased, when nothing was
+    removed (as ``"text": (root, text, shingles)``; shingles None when units were removed) when
+    they were measured, and with ``page_ref`` (the page's trafilatura text) the vote's candidate
+    of that text, made of its tokens and shingles read here (``"ref"``, see
+    ``agreement.text_candidate_cased``) when they were read."""
     if votes is None:
         ref = page_ref() if page_ref is not None else _reference_text(root)
         if not ref:
@@ -255,10 +280,18 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         if len(ref_tokens) < 40:
             return
         ref_sh = _shingle_set(ref_tokens)
-        own_text = block_text(root)
-        ours_sh = _shingle_set(_TOKEN_RX.findall(own_text))
+        if text_memo is not None and page_ref is not None:
+            text_memo["ref"] = text_candidate_cased("trafilatura", ref, ref_tokens, ref_sh)
+        # the selection's text and its units' (read again below), in one walk; the units'
+        # shingles are the selection's windows over their tokens (see _unit_tokens)
+        units = _leaf_units(root)
+        parts, spans = _text_parts(root, units)
+        own_text = "".join(parts)
+        own_tokens = _words(own_text)
+        windows = list(map(" ".join, zip(own_tokens, own_tokens[1:], own_tokens[2:], own_tokens[3:])))
+        ours_sh = set(windows)
         if text_memo is not None:
-            text_memo["text"] = (root, own_text, ours_sh)  # (taken back below if a unit goes)
+            text_memo["text"] = (root, own_text, ours_sh)  # (the text left, below, if a unit goes)
         common = len(ref_sh & ours_sh)
         subset_min = REF_SUBSET_MIN if page_ref is None else REF_PAGE_SUBSET_MIN
         if not ref_sh or common < subset_min * len(ref_sh) or common < REF_COVER_MIN * len(ours_sh):
@@ -302,20 +335,24 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
         covered.update(el.iter())
         holds.update(el.iterancestors())
 
-    units = _leaf_units(root)
+    if votes is not None:
+        units = _leaf_units(root)
+    else:
+        unit_toks = _unit_tokens(parts, spans, own_tokens)
 
-    def in_ref(el) -> bool:
+    def in_ref(k: int, el) -> bool:
         if votes is not None:
             return votes(el)
-        toks = _TOKEN_RX.findall(block_text(el))
+        toks, at = unit_toks[k]
         if not toks:
             return True
-        if len(toks) >= 4:
-            sh = _shingle_set(toks)
+        n = len(toks)
+        if n >= 4:
+            sh = set(windows[at:at + n - 3]) if at >= 0 else _shingle_set(toks)
             return len(sh & ref_sh) >= REF_KEEP_MIN * len(sh)
         return (" " + " ".join(toks) + " ") in ref_joined
 
-    keep = [u in covered or u in holds or in_ref(u) for u in units]
+    keep = [u in covered or u in holds or in_ref(k, u) for k, u in enumerate(units)]
     if votes is None:
         _keep_definition_lists(units, keep, fired)
     # lists: all items stay when the reference keeps any of them
@@ -353,8 +390,11 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
                 if keep[j] and _TOKEN_RX.search(units[j].text_content() or ""):
                     keep[i] = True
                     break
-    for u, k in zip(units, keep):
+    gone: list = []  # the spans of the units removed, and whether each left a blank tail
+    for i, (u, k) in enumerate(zip(units, keep)):
         if not k and u.getparent() is not None:
+            if votes is None:
+                gone.append((i, u.tag not in _IN_WORD, bool(u.tail) and not u.tail.strip()))
             kind = meta_kind.get(u)
             if kind is not None and set_aside is not None:
                 text = _squash(u.text_content())
@@ -366,5 +406,6 @@ def _prune_by_reference(root: lxml.etree._Element, protected: dict, fired: set[s
                     removed.append((rule_name, text[:SET_ASIDE_MAX_CHARS]))
             _drop(u)
             fired.add(rule_name)
-            if text_memo is not None:
-                text_memo.pop("text", None)
+    if gone and text_memo is not None:
+        text_memo["text"] = (root, _text_left(parts, spans, gone), None)
+

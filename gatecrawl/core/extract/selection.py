@@ -388,8 +388,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
     gone: set = set()  # vote units of the guarded blocks removed
     if shared and guarded:
         _drop_unconfirmed_guarded(root, guarded, page_text("trafilatura"), fired, removed, gone)
-    # block_text of the own selection and its shingles, measured by the reference pruning: read again for the
-    # reference share when the selection has not changed since (same root, nothing removed)
+    # block_text of the own selection as the reference pruning left it (and its shingles when it removed
+    # nothing): read again for the reference share when the selection has not changed since (same root);
+    # and the vote's trafilatura candidate, made of what the pruning read of its text
     root_text: dict = {}
     if not keep_comments:  # the reference extractor leaves comments out
         _prune_by_reference(root, protected, fired, keep_bylines=keep_bylines,
@@ -418,7 +419,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
             """The unit's tokens as its markup runs them (see :func:`run_text`)."""
             return _TOKEN_RX.findall(run_text(vote_units()[i]).lower())
 
-        res = decide(ballots, page_text, thread=comments_are_content, describe=describe, glued=glued)
+        lead = root_text.get("ref")  # (the pruning's page_ref is page_text("trafilatura"))
+        res = decide(ballots, page_text, thread=comments_are_content, describe=describe, glued=glued,
+                     known={"trafilatura": lead} if lead is not None else None)
         agreement_info = res.to_dict()
         if res.rule is not None:  # a named rule of the vote (``rules.py``)
             fired.add(res.rule)
@@ -474,7 +477,8 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         measured = root_text.get("text")
         if not measured or measured[0] is not root:
             measured = (None, None, None)
-        reference_share = _shared_share(root, ref, theirs=text_shingles("trafilatura", ref),
+        lead = root_text.get("ref") if voting else None
+        reference_share = _shared_share(root, ref, theirs=lead.shingles if lead else text_shingles("trafilatura", ref),
                                         text=measured[1], cased=measured[2])
     _drop_repeated_siblings(root, fired, removed)
     if separate_adjacent_items(root):
