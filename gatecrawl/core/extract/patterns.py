@@ -83,26 +83,62 @@ _CAPTION_LRX = _lower_rx(_CAPTION_RX)
 _BYLINE_LRX = _lower_rx(_BYLINE_RX)
 
 
+#: words one of which every match of ``_KEEP_ANY_LRX`` holds, as one tree (``dom._union``): a
+#: search for them is cheaper than the pattern's scan, and most class strings hold none
+_KEEP_WORDS = re.compile(_union(("caption", "credit", "byline", "by-line", "author", "date", "timestamp",
+                                 "published", "posted-on", "entry-meta", "article-meta")))
+
+
+#: each rule's pattern with its literal alternatives as one tree (``dom._union``: the same
+#: strings match), asked in turn for the first rule that matches a word
+_PATTERN_TREES = tuple(re.compile(_union([rx.pattern])) for _name, rx in _PATTERN_LRULES)
+#: the rules' names by position, None after the last (no rule)
+_RULE_NAMES: tuple = tuple(name for name, _rx in _PATTERN_LRULES) + (None,)
+#: the keep kinds by code (see :func:`_attrs_code`)
+_KINDS = (None, "caption", "byline")
+
+
+@str_memo(65536)
+def _attrs_code(a: str) -> int:
+    """What a class/id string names, as one number (pure, cached: strings repeat on a page and
+    across pages): ``3 * rule + kind``, ``rule`` the position in ``_RULE_NAMES`` of the removal
+    rule :func:`_classify_attrs` gives, ``kind`` the position in ``_KINDS`` of the keep kind
+    :func:`_keep_kind` gives (the string lower-cased once for both).
+
+    The rules are taken word by word (the string split at whitespace, :func:`_classify_word`):
+    no pattern here matches across whitespace (they hold no ``\\s`` but at their ends, as the
+    other boundary of ``^`` or ``$``, and nothing else that matches a blank), so a pattern
+    matches the string exactly when it matches one of its words; and the words repeat across
+    strings far more than whole strings do (a class list is a new combination of familiar
+    classes). A string neither of the two any-rule patterns matches (most of them) is not
+    split: no rule's pattern matches one of its words. No rule is named when a content or
+    embed pattern matches a word."""
+    la = a.lower()
+    n = len(_PATTERN_LRULES)
+    rule = n
+    if _ANY_BOUNDED_LRX.search(la) is not None or _ANY_LOOSE_LRX.search(la) is not None:
+        words = la.split()
+        for word in words:
+            k = _classify_word(word)
+            if k < rule:
+                rule = k
+        if rule < n and any(_names_content(word) for word in words):
+            rule = n
+    kind = 0
+    if _KEEP_WORDS.search(la) is not None and _KEEP_ANY_LRX.search(la) is not None:
+        if _CAPTION_LRX.search(la):
+            kind = 1
+        elif _BYLINE_LRX.search(la):
+            kind = 2
+    return 3 * rule + kind
+
+
 @str_memo(65536)
 def _classify_attrs(a: str) -> str | None:
-    """Removal rule named by a class/id string (pure, cached: strings repeat on a page): None
-    when no rule's pattern matches it, or when a content or embed pattern does; else the first
-    rule listed whose pattern matches.
-
-    Taken word by word (the string split at whitespace, :func:`_classify_word`): no pattern
-    here matches across whitespace (they hold no ``\\s`` but at their ends, as the other
-    boundary of ``^`` or ``$``, and nothing else that matches a blank), so a pattern matches
-    the string exactly when it matches one of its words; and the words repeat across strings
-    far more than whole strings do (a class list is a new combination of familiar classes)."""
-    words = a.lower().split()
-    first = len(_PATTERN_LRULES)
-    for word in words:
-        k = _classify_word(word)
-        if k < first:
-            first = k
-    if first == len(_PATTERN_LRULES) or any(_names_content(word) for word in words):
-        return None
-    return _PATTERN_LRULES[first][0]
+    """Removal rule named by a class/id string (pure, cached): None when no rule's pattern
+    matches it, or when a content or embed pattern does; else the first rule listed whose
+    pattern matches (see :func:`_attrs_code`)."""
+    return _RULE_NAMES[_attrs_code(a) // 3]
 
 
 @str_memo(65536)
@@ -110,7 +146,7 @@ def _classify_word(word: str) -> int:
     """For one lower-cased word without whitespace: the position in ``_PATTERN_LRULES`` of the
     first rule whose pattern matches it, the rules' count when none does (pure, cached)."""
     if _ANY_BOUNDED_LRX.search(word) or _ANY_LOOSE_LRX.search(word):
-        return next(k for k, (_name, rx) in enumerate(_PATTERN_LRULES) if rx.search(word))
+        return next(k for k, rx in enumerate(_PATTERN_TREES) if rx.search(word))
     return len(_PATTERN_LRULES)
 
 
@@ -121,22 +157,11 @@ def _names_content(word: str) -> bool:
     return bool(_CONTENT_CLASS_LRX.search(word) or _EMBED_LRX.search(word))
 
 
-#: words one of which every match of ``_KEEP_ANY_LRX`` holds, as one tree (``dom._union``): a
-#: search for them is cheaper than the pattern's scan, and most class strings hold none
-_KEEP_WORDS = re.compile(_union(("caption", "credit", "byline", "by-line", "author", "date", "timestamp",
-                                 "published", "posted-on", "entry-meta", "article-meta")))
-
-
 @str_memo(65536)
 def _keep_kind(a: str) -> str | None:
-    if not a:
-        return None
-    a = a.lower()
-    if _KEEP_WORDS.search(a) is None or not _KEEP_ANY_LRX.search(a):
-        return None
-    if _CAPTION_LRX.search(a):
-        return "caption"
-    return "byline" if _BYLINE_LRX.search(a) else None
+    """Keep kind named by a class/id string: ``"caption"`` when a caption pattern matches it,
+    else ``"byline"`` when a byline pattern does, else None (see :func:`_attrs_code`)."""
+    return _KINDS[_attrs_code(a) % 3]
 
 
 _HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
@@ -179,32 +204,45 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
     below ``root``, instead of walking ``root`` (sizes are measured again: a removal can make
     a block small enough)."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
-    for el in root.iter("figcaption", "caption"):
-        protected[el] = "caption"
-        fired.add("keep_caption")
     if known is not None:
+        for el in root.iter("figcaption", "caption"):
+            protected[el] = "caption"
+            fired.add("keep_caption")
         for el, kind in known:
             if any(a is root for a in el.iterancestors()):
                 _protect(el, kind, protected, fired)
         _protect_authors(root, protected, fired)
         return protected
-    keep_kind = _keep_kind
+    attrs_code = _attrs_code
+    rule_names, kind_names = _RULE_NAMES, _KINDS
     rule_tags = _TAG_RULES
     named = _named_rule
-    classify = _classify_attrs
     structural = _STRUCTURAL_KEEP
     collect = rule_candidates.append if rule_candidates is not None else None
+    # The figcaptions, the class/id words' kinds and the author links are found in this one
+    # walk, and protected in that order afterwards (the order of ``protected``, and a first
+    # kind found for an element stands).
+    captions = [root] if root.tag in _CAPTION_TAGS else []
+    authors = [root] if root.tag == "a" and root.get("rel") == "author" else []
+    named_kinds: list = []
     # each class/id string met: ``(_attrs, its rule, its kind)`` (a page repeats its strings),
     # keyed by ``_attrs`` before the strip: the class alone or the id alone need no new string
     seen: dict = {}
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
+        tag = el.tag
         get = el.get
+        if tag in _CAPTION_OR_LINK:
+            if tag == "a":
+                if get("rel") == "author":
+                    authors.append(el)
+            else:
+                captions.append(el)
         cls, ident = get("class"), get("id")
         if cls is None:
             if ident is None:
-                if collect is not None and (get("role") is not None or el.tag in rule_tags):
+                if collect is not None and (tag in rule_tags or get("role") is not None):
                     rule = named(el, "")
-                    if rule is not None and el.tag not in structural:
+                    if rule is not None and tag not in structural:
                         collect((el, rule))
                 continue
             key = ident
@@ -213,9 +251,9 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
         known_ = seen.get(key)
         if known_ is None:
             a = key.strip()  # (``_attrs``)
-            known_ = seen[key] = (a, classify(a) if a else None, keep_kind(a))
+            code = attrs_code(a)
+            known_ = seen[key] = (a, rule_names[code // 3], kind_names[code % 3])
         if collect is not None:
-            tag = el.tag
             if tag in rule_tags or get("role"):
                 rule = named(el, known_[0])
             else:  # (``_named_rule`` without a tag rule or a role, inlined: most elements)
@@ -223,13 +261,26 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
             if rule is not None and tag not in structural:
                 collect((el, rule))
         kind = known_[2]
-        if kind is None:
-            continue
-        if kinds is not None:
-            kinds.append((el, kind))
+        if kind is not None:
+            named_kinds.append((el, kind))
+    if kinds is not None:
+        kinds.extend(named_kinds)
+    for el in captions:
+        protected[el] = "caption"
+    if captions:
+        fired.add("keep_caption")
+    for el, kind in named_kinds:
         _protect(el, kind, protected, fired)
-    _protect_authors(root, protected, fired)
+    for el in authors:
+        protected.setdefault(el, "byline")
+    if authors:
+        fired.add("keep_byline")
     return protected
+
+
+_CAPTION_TAGS = frozenset(("figcaption", "caption"))
+#: (the tags the walk of ``_protected_blocks`` looks at for the captions and the author links)
+_CAPTION_OR_LINK = frozenset(("figcaption", "caption", "a"))
 
 
 def _protect(el: lxml.etree._Element, kind: str, protected: dict, fired: set[str]) -> None:
