@@ -100,14 +100,15 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
     for el in body.iter(*_SWALLOWING):
         if el in minor:
             continue
-        if total is None:
-            total = _text_len(body)
-        if not total:
-            break  # (no text: nothing holds most of it)
-        if _text_len(el) > DOMINANT_SHARE * total:
-            el.tag = "div"
-            fired.add("keep_dominant_block")
-        elif len(el):
+        n = _text_len(el)
+        if n:  # (the page's text is measured once some element has text: none holds most of none)
+            if total is None:
+                total = _text_len(body)
+            if n > DOMINANT_SHARE * total:
+                el.tag = "div"
+                fired.add("keep_dominant_block")
+                continue
+        if len(el):
             minor.update(el.iterdescendants(*_SWALLOWING))
     # C-level removal; the text after a removed element (its tail) is kept
     lxml.etree.strip_elements(body, *_NON_CONTENT, lxml.etree.Comment,
@@ -120,11 +121,13 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
         if el is body or not _is_el(el) or el.getparent() is None or el in gone:
             continue
         if _is_hidden(el):
-            if total is None:
-                total = _text_len(body)
-            if total and _text_len(el) > DOMINANT_SHARE * total:
-                fired.add("keep_dominant_block")
-                continue
+            n = _text_len(el)
+            if n:  # (as above: an element without text holds no share of the page's)
+                if total is None:
+                    total = _text_len(body)
+                if n > DOMINANT_SHARE * total:
+                    fired.add("keep_dominant_block")
+                    continue
             if defer_aria and _aria_hidden_only(el):
                 deferred.append(el)
                 continue
