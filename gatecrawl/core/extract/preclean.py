@@ -61,22 +61,31 @@ def _hidden_candidates(body: lxml.etree._Element) -> list:
     """The descendants of ``body`` that may be hidden, in document order: a ``hidden`` or
     ``aria-hidden`` attribute, a style naming ``none``/``hidden`` or a class holding one of
     :data:`_HIDDEN_CLASS_HINTS` (case-sensitive substrings; :func:`_is_hidden` decides).
-    A Python walk: the same test as an XPath of ``contains()`` calls, about four times faster."""
+    A Python walk: the same test as an XPath of ``contains()`` calls, about four times faster.
+    Each element's attributes are read in one call (``items()``, cheaper than a ``get`` for
+    each of the four names), and the class hint's memo is read in place (a call saved for the
+    strings met before)."""
     out = []
     append = out.append
     hint = _hidden_class_hint
+    known = hint.memo.get
     for el in body.iterdescendants(lxml.etree.Element):
-        get = el.get
-        if get("hidden") is not None or get("aria-hidden") is not None:
-            append(el)
-            continue
-        style = get("style")
-        if style and ("none" in style or "hidden" in style):
-            append(el)
-            continue
-        cls = get("class")
-        if cls and hint(cls):
-            append(el)
+        for name, value in el.items():
+            if name == "class":
+                if value:
+                    h = known(value)
+                    if h is None:
+                        h = hint(value)
+                    if h:
+                        append(el)
+                        break
+            elif name == "hidden" or name == "aria-hidden":
+                append(el)
+                break
+            elif name == "style":
+                if value and ("none" in value or "hidden" in value):
+                    append(el)
+                    break
     return out
 
 
