@@ -185,6 +185,8 @@ _HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
                                r"stay (?:informed|updated|in touch))\b.{0,60}$")),
 )
 _ANY_HEADING_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _HEADING_TEXT_RULES), re.I)
+#: the generic tags whose leaf elements can be section labels (the others are headings)
+_LABEL_TAGS = frozenset(("span", "div", "strong", "b", "p"))
 _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "td",
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
@@ -427,9 +429,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     # drop the smallest enclosing container that is clearly just that section, else the
     # heading and the block right after it.
     for h in list(root.iter("h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "div", "p")):
-        if h.getparent() is None or h is root:
-            continue
-        if h.tag in ("span", "div", "strong", "b", "p"):
+        if h.tag in _LABEL_TAGS:
             if len(h):
                 continue  # only leaf labels for generic tags
             txt = h.text
@@ -439,6 +439,9 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         else:
             txt = _squash(h.text_content())
         if not txt or len(txt) > 60 or not _ANY_HEADING_RX.match(txt):
+            continue
+        # (after the text tests, which are pure and settle most elements)
+        if h.getparent() is None or h is root:
             continue
         rule = None
         for name, rx in _HEADING_TEXT_RULES:
