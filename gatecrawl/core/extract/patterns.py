@@ -207,13 +207,22 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
     a block small enough)."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
     if known is not None:
-        for el in root.iter("figcaption", "caption"):
-            protected[el] = "caption"
-            fired.add("keep_caption")
+        # the captions and the author links from one walk (protected in that order, with the
+        # known kinds between them)
+        authors = []
+        for el in root.iter("figcaption", "caption", "a"):
+            if el.tag == "a":
+                if el.get("rel") == "author":
+                    authors.append(el)
+            else:
+                protected[el] = "caption"
+                fired.add("keep_caption")
         for el, kind in known:
             if any(a is root for a in el.iterancestors()):
                 _protect(el, kind, protected, fired)
-        _protect_authors(root, protected, fired)
+        for el in authors:
+            protected.setdefault(el, "byline")
+            fired.add("keep_byline")
         return protected
     attrs_code = _attrs_code
     rule_names, kind_names = _RULE_NAMES, _KINDS
