@@ -768,9 +768,9 @@ def test_preclean_measures_no_control_inside_a_minor_one_and_defers_nothing_remo
         deferred = pre._preclean(body, fired, defer_aria=True)
     finally:
         pre._text_len = real
-    # the page, the first select (its options are not measured), the button (dominant: kept as
-    # a div), the select inside it (not its option); then the page again, the hidden block (not
-    # the block inside it) and the slide
-    assert measured == ["body", "select", "button", "select", "body", "div", "div"]
+    # the first select (its options are not measured) and, as it holds text, the page; the
+    # button (dominant: kept as a div), the select inside it (not its option); then the hidden
+    # block (not the block inside it) and, as it holds text, the page again; the slide
+    assert measured == ["select", "body", "button", "select", "div", "body", "div"]
     assert "keep_dominant_block" in fired and "exclude_hidden" in fired
     assert [el.text for el in deferred] == ["slide"]

@@ -59,7 +59,7 @@ def _drop_teaser_lists(root, total, protected, fired) -> None:
     # removed element's visit and changes only the text around it, not what is visited later)
     # and bottom-up: one around a container over half the page is over half the page too.
     cands = [el for el in root.iter("div", "section", "ul", "ol")
-             if len(el) >= 3 and el is not root and el not in protected and sum(1 for c in el if _is_el(c)) >= 3]
+             if len(el) >= 3 and el is not root and el not in protected and _three_elements(el)]
     at_most_half = _short_lengths(cands, int(0.5 * total) + 1)
     for el in cands:
         if el.getparent() is None or el not in at_most_half:
@@ -68,6 +68,13 @@ def _drop_teaser_lists(root, total, protected, fired) -> None:
         if _mostly_teasers(items):
             _drop(el)
             fired.add("exclude_related")
+
+
+def _three_elements(el: lxml.etree._Element) -> bool:
+    """``el`` has at least three element children (not counting comments and the like): its
+    first three children are elements (most of the time, three indexings), or three of all its
+    children are."""
+    return (_is_el(el[0]) and _is_el(el[1]) and _is_el(el[2])) or sum(1 for c in el if _is_el(c)) >= 3
 
 
 def _mostly_teasers(items: list) -> bool:

@@ -7,38 +7,15 @@ import re
 
 import lxml.etree
 
-from gatecrawl.core.memo import str_memo
-from gatecrawl.core.extract.dom import (_RemovedBlocks, _ancestors_of, _any_pattern, _attr_matcher, _attrs, _drop,
-    _lower_rx, _rx, _squash, _text_len, _union, collapsed_menu_chars)
+from gatecrawl.core.extract.classwords import (  # noqa: F401 (the names other modules read here)
+    _ANY_BOUNDED_LRX, _ANY_LOOSE_LRX, _BYLINE_RX, _CAPTION_RX, _CONTENT_CLASS_RX, _EMBED_RX, _KEEP_ANY_LRX,
+    _KEEP_ANY_RX, _KEEP_WORDS, _KINDS, _PATTERN_LRULES, _PATTERN_RULES, _RULE_NAMES, _attrs_code,
+    _classify_attrs, _classify_word, _keep_kind, _names_content)
+from gatecrawl.core.extract.dom import (_RemovedBlocks, _ancestors_of, _attr_matcher, _attrs, _drop, _rx, _squash,
+    _text_len, collapsed_menu_chars)
 from gatecrawl.core.extract.listing import _drop_teaser_lists
 
 
-# (rule name, pattern on "class id" attributes). Order matters only for naming when
-# several patterns match one element: the first listed wins.
-_PATTERN_RULES: tuple[tuple[str, re.Pattern], ...] = (
-    ("exclude_cookie_banner", _rx(r"cookie|consent|gdpr|onetrust|cmp-|truste|privacy-banner|cc-banner")),
-    ("exclude_newsletter", _rx(r"newsletter|subscri|sign-?up|mailing-?list|optin|opt-in|inline-signup|email-capture")),
-    ("exclude_share_bar", _rx(r"share|sharing|social|addthis|sharethis|shareaholic|sociable|follow-us|print-?button")),
-    ("exclude_comments", _rx(r"comment|disqus|respond|discussion|replies|reactions")),
-    ("exclude_related", _rx(
-        r"related|recommend|most-?read|most-?popular|mostpopular|popular|trending|more-?stories|"
-        r"more-?from|also-?read|read-?next|read-?also|up-?next|what-?to-?read|taboola|outbrain|"
-        r"you-?may|suggested|further-?reading|more-?articles|more-?news|next-?article|prev-?next|"
-        r"post-?nav|article-?nav|teaser-list|story-?list|headlines")),
-    ("exclude_ads", _rx(
-        r"(?:^|[\s_-])(?:ad|ads|adv|advert\w*|advertisement|adslot|adunit|ad-?container|"
-        r"sponsor\w*|promo\w*|dfp|gpt|banner-?ad|native-?ad|affiliate)(?:$|[\s_-])")),
-    ("exclude_nav", _rx(
-        r"(?:^|[\s_-])(?:nav|navbar|navigation|breadcrumbs?|pagination|pager|menu|skip-?link|"
-        r"site-?header|masthead|topbar|toolbar)(?:$|[\s_-])|breadcrumb")),
-    ("exclude_sidebar", _rx(r"sidebar|side-?bar|widget|(?:^|[\s_-])rail(?:$|[\s_-])")),
-    ("exclude_author_bio", _rx(r"author-?bio|about-?the-?author|author-?info|author-?box|bio-?box|contributor-?bio")),
-    ("exclude_tags", _rx(r"(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|post-?tags|categories|keywords|topics)(?:$|[\s_-])")),
-    ("exclude_footer", _rx(r"(?:^|[\s_-])(?:footer|site-?footer|page-?footer|copyright|colophon)(?:$|[\s_-])")),
-    ("exclude_signature", _rx(r"(?:^|[\s_-])signatures?(?:$|[\s_-])")),
-    ("exclude_poster_stats", _rx(r"(?:^|[\s_-])(?:user-?extras|user-?title|user-?stats|member-?stats|"
-                                 r"poster-?stats|author-?stats)(?:$|[\s_-])")),
-)
 _TAG_RULES = {
     "nav": "exclude_nav",
     "aside": "exclude_sidebar",
@@ -57,86 +34,11 @@ _ROLE_RULES = {
     "alertdialog": "exclude_cookie_banner",
 }
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
-_CONTENT_CLASS_RX = _rx(
-    r"(?:article|story|entry|post|main)[-_]?(?:body|content|text)|articlebody|(?:^|\s)(?:content|"
-    r"article|story|entry-content|post-content)(?:\s|$)")
-_CAPTION_RX = _rx(r"caption|credit|wp-caption-text")
-_BYLINE_RX = _rx(r"byline|by-line|(?:^|[\s_-])author(?:$|[\s_-])|dateline|(?:^|[\s_-])date(?:$|[\s_-])|timestamp|published|posted-on|entry-meta|article-meta")
-_KEEP_ANY_RX = re.compile(f"(?:{_CAPTION_RX.pattern})|(?:{_BYLINE_RX.pattern})", re.I)
 _POSITIVE_RX = _rx(r"article|body|content|entry|main|post|story|text|blog|prose|rich-?text")
 _NEGATIVE_RX = _rx(
     r"comment|footer|footnote|related|share|sidebar|widget|sponsor|promo|advert|popular|"
     r"newsletter|cookie|consent|menu|nav|breadcrumb|social|teaser|recommend|trending")
 _SEMANTIC_SCHEMA = _rx(r"articlebody|(?:^|\s)text(?:$|\s)")
-
-
-# Embedded posts (tweets, Instagram, ...) are content even inside "social" wrappers.
-_EMBED_RX = _rx(r"embed|twitter-tweet|instagram-media|tiktok-embed")
-
-
-_CONTENT_CLASS_LRX = _lower_rx(_CONTENT_CLASS_RX)
-_EMBED_LRX = _lower_rx(_EMBED_RX)
-_PATTERN_LRULES = tuple((name, _lower_rx(rx)) for name, rx in _PATTERN_RULES)
-_ANY_BOUNDED_LRX, _ANY_LOOSE_LRX = _any_pattern(_PATTERN_LRULES)
-_KEEP_ANY_LRX = _lower_rx(_KEEP_ANY_RX)
-_CAPTION_LRX = _lower_rx(_CAPTION_RX)
-_BYLINE_LRX = _lower_rx(_BYLINE_RX)
-
-
-@str_memo(65536)
-def _classify_attrs(a: str) -> str | None:
-    """Removal rule named by a class/id string (pure, cached: strings repeat on a page): None
-    when no rule's pattern matches it, or when a content or embed pattern does; else the first
-    rule listed whose pattern matches.
-
-    Taken word by word (the string split at whitespace, :func:`_classify_word`): no pattern
-    here matches across whitespace (they hold no ``\\s`` but at their ends, as the other
-    boundary of ``^`` or ``$``, and nothing else that matches a blank), so a pattern matches
-    the string exactly when it matches one of its words; and the words repeat across strings
-    far more than whole strings do (a class list is a new combination of familiar classes)."""
-    words = a.lower().split()
-    first = len(_PATTERN_LRULES)
-    for word in words:
-        k = _classify_word(word)
-        if k < first:
-            first = k
-    if first == len(_PATTERN_LRULES) or any(_names_content(word) for word in words):
-        return None
-    return _PATTERN_LRULES[first][0]
-
-
-@str_memo(65536)
-def _classify_word(word: str) -> int:
-    """For one lower-cased word without whitespace: the position in ``_PATTERN_LRULES`` of the
-    first rule whose pattern matches it, the rules' count when none does (pure, cached)."""
-    if _ANY_BOUNDED_LRX.search(word) or _ANY_LOOSE_LRX.search(word):
-        return next(k for k, (_name, rx) in enumerate(_PATTERN_LRULES) if rx.search(word))
-    return len(_PATTERN_LRULES)
-
-
-@str_memo(65536)
-def _names_content(word: str) -> bool:
-    """Whether a content or embed pattern matches one lower-cased word (pure, cached; asked
-    only of the words of a string some rule's pattern matches: most strings match none)."""
-    return bool(_CONTENT_CLASS_LRX.search(word) or _EMBED_LRX.search(word))
-
-
-#: words one of which every match of ``_KEEP_ANY_LRX`` holds, as one tree (``dom._union``): a
-#: search for them is cheaper than the pattern's scan, and most class strings hold none
-_KEEP_WORDS = re.compile(_union(("caption", "credit", "byline", "by-line", "author", "date", "timestamp",
-                                 "published", "posted-on", "entry-meta", "article-meta")))
-
-
-@str_memo(65536)
-def _keep_kind(a: str) -> str | None:
-    if not a:
-        return None
-    a = a.lower()
-    if _KEEP_WORDS.search(a) is None or not _KEEP_ANY_LRX.search(a):
-        return None
-    if _CAPTION_LRX.search(a):
-        return "caption"
-    return "byline" if _BYLINE_LRX.search(a) else None
 
 
 _HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
@@ -160,6 +62,8 @@ _HEADING_TEXT_RULES: tuple[tuple[str, re.Pattern], ...] = (
                                r"stay (?:informed|updated|in touch))\b.{0,60}$")),
 )
 _ANY_HEADING_RX = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _HEADING_TEXT_RULES), re.I)
+#: the generic tags whose leaf elements can be section labels (the others are headings)
+_LABEL_TAGS = frozenset(("span", "div", "strong", "b", "p"))
 _STRUCTURAL_KEEP = frozenset(["p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "td",
                               "th", "tr", "li", "figcaption", "blockquote", "body", "html"])
 
@@ -179,32 +83,54 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
     below ``root``, instead of walking ``root`` (sizes are measured again: a removal can make
     a block small enough)."""
     protected: dict = {}  # element (hashed by identity, kept alive by the dict) -> kind
-    for el in root.iter("figcaption", "caption"):
-        protected[el] = "caption"
-        fired.add("keep_caption")
     if known is not None:
+        # the captions and the author links from one walk (protected in that order, with the
+        # known kinds between them)
+        authors = []
+        for el in root.iter("figcaption", "caption", "a"):
+            if el.tag == "a":
+                if el.get("rel") == "author":
+                    authors.append(el)
+            else:
+                protected[el] = "caption"
+                fired.add("keep_caption")
         for el, kind in known:
             if any(a is root for a in el.iterancestors()):
                 _protect(el, kind, protected, fired)
-        _protect_authors(root, protected, fired)
+        for el in authors:
+            protected.setdefault(el, "byline")
+            fired.add("keep_byline")
         return protected
-    keep_kind = _keep_kind
+    attrs_code = _attrs_code
+    rule_names, kind_names = _RULE_NAMES, _KINDS
     rule_tags = _TAG_RULES
     named = _named_rule
-    classify = _classify_attrs
     structural = _STRUCTURAL_KEEP
     collect = rule_candidates.append if rule_candidates is not None else None
+    # The figcaptions, the class/id words' kinds and the author links are found in this one
+    # walk, and protected in that order afterwards (the order of ``protected``, and a first
+    # kind found for an element stands).
+    captions = [root] if root.tag in _CAPTION_TAGS else []
+    authors = [root] if root.tag == "a" and root.get("rel") == "author" else []
+    named_kinds: list = []
     # each class/id string met: ``(_attrs, its rule, its kind)`` (a page repeats its strings),
     # keyed by ``_attrs`` before the strip: the class alone or the id alone need no new string
     seen: dict = {}
     for el in root.iterdescendants(lxml.etree.Element):  # (``_ATTR_CANDIDATES``, inlined)
+        tag = el.tag
         get = el.get
+        if tag in _CAPTION_OR_LINK:
+            if tag == "a":
+                if get("rel") == "author":
+                    authors.append(el)
+            else:
+                captions.append(el)
         cls, ident = get("class"), get("id")
         if cls is None:
             if ident is None:
-                if collect is not None and (get("role") is not None or el.tag in rule_tags):
+                if collect is not None and (tag in rule_tags or get("role") is not None):
                     rule = named(el, "")
-                    if rule is not None and el.tag not in structural:
+                    if rule is not None and tag not in structural:
                         collect((el, rule))
                 continue
             key = ident
@@ -213,9 +139,9 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
         known_ = seen.get(key)
         if known_ is None:
             a = key.strip()  # (``_attrs``)
-            known_ = seen[key] = (a, classify(a) if a else None, keep_kind(a))
+            code = attrs_code(a)
+            known_ = seen[key] = (a, rule_names[code // 3], kind_names[code % 3])
         if collect is not None:
-            tag = el.tag
             if tag in rule_tags or get("role"):
                 rule = named(el, known_[0])
             else:  # (``_named_rule`` without a tag rule or a role, inlined: most elements)
@@ -223,13 +149,26 @@ def _protected_blocks(root: lxml.etree._Element, fired: set[str], rule_candidate
             if rule is not None and tag not in structural:
                 collect((el, rule))
         kind = known_[2]
-        if kind is None:
-            continue
-        if kinds is not None:
-            kinds.append((el, kind))
+        if kind is not None:
+            named_kinds.append((el, kind))
+    if kinds is not None:
+        kinds.extend(named_kinds)
+    for el in captions:
+        protected[el] = "caption"
+    if captions:
+        fired.add("keep_caption")
+    for el, kind in named_kinds:
         _protect(el, kind, protected, fired)
-    _protect_authors(root, protected, fired)
+    for el in authors:
+        protected.setdefault(el, "byline")
+    if authors:
+        fired.add("keep_byline")
     return protected
+
+
+_CAPTION_TAGS = frozenset(("figcaption", "caption"))
+#: (the tags the walk of ``_protected_blocks`` looks at for the captions and the author links)
+_CAPTION_OR_LINK = frozenset(("figcaption", "caption", "a"))
 
 
 def _protect(el: lxml.etree._Element, kind: str, protected: dict, fired: set[str]) -> None:
@@ -376,9 +315,7 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
     # drop the smallest enclosing container that is clearly just that section, else the
     # heading and the block right after it.
     for h in list(root.iter("h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "div", "p")):
-        if h.getparent() is None or h is root:
-            continue
-        if h.tag in ("span", "div", "strong", "b", "p"):
+        if h.tag in _LABEL_TAGS:
             if len(h):
                 continue  # only leaf labels for generic tags
             txt = h.text
@@ -388,6 +325,9 @@ def _clean_patterns(root: lxml.etree._Element, *, keep_comments: bool, fired: se
         else:
             txt = _squash(h.text_content())
         if not txt or len(txt) > 60 or not _ANY_HEADING_RX.match(txt):
+            continue
+        # (after the text tests, which are pure and settle most elements)
+        if h.getparent() is None or h is root:
             continue
         rule = None
         for name, rx in _HEADING_TEXT_RULES:

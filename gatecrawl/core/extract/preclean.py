@@ -61,22 +61,31 @@ def _hidden_candidates(body: lxml.etree._Element) -> list:
     """The descendants of ``body`` that may be hidden, in document order: a ``hidden`` or
     ``aria-hidden`` attribute, a style naming ``none``/``hidden`` or a class holding one of
     :data:`_HIDDEN_CLASS_HINTS` (case-sensitive substrings; :func:`_is_hidden` decides).
-    A Python walk: the same test as an XPath of ``contains()`` calls, about four times faster."""
+    A Python walk: the same test as an XPath of ``contains()`` calls, about four times faster.
+    Each element's attributes are read in one call (``items()``, cheaper than a ``get`` for
+    each of the four names), and the class hint's memo is read in place (a call saved for the
+    strings met before)."""
     out = []
     append = out.append
     hint = _hidden_class_hint
+    known = hint.memo.get
     for el in body.iterdescendants(lxml.etree.Element):
-        get = el.get
-        if get("hidden") is not None or get("aria-hidden") is not None:
-            append(el)
-            continue
-        style = get("style")
-        if style and ("none" in style or "hidden" in style):
-            append(el)
-            continue
-        cls = get("class")
-        if cls and hint(cls):
-            append(el)
+        for name, value in el.items():
+            if name == "class":
+                if value:
+                    h = known(value)
+                    if h is None:
+                        h = hint(value)
+                    if h:
+                        append(el)
+                        break
+            elif name == "hidden" or name == "aria-hidden":
+                append(el)
+                break
+            elif name == "style":
+                if value and ("none" in value or "hidden" in value):
+                    append(el)
+                    break
     return out
 
 
@@ -100,14 +109,15 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
     for el in body.iter(*_SWALLOWING):
         if el in minor:
             continue
-        if total is None:
-            total = _text_len(body)
-        if not total:
-            break  # (no text: nothing holds most of it)
-        if _text_len(el) > DOMINANT_SHARE * total:
-            el.tag = "div"
-            fired.add("keep_dominant_block")
-        elif len(el):
+        n = _text_len(el)
+        if n:  # (the page's text is measured once some element has text: none holds most of none)
+            if total is None:
+                total = _text_len(body)
+            if n > DOMINANT_SHARE * total:
+                el.tag = "div"
+                fired.add("keep_dominant_block")
+                continue
+        if len(el):
             minor.update(el.iterdescendants(*_SWALLOWING))
     # C-level removal; the text after a removed element (its tail) is kept
     lxml.etree.strip_elements(body, *_NON_CONTENT, lxml.etree.Comment,
@@ -120,11 +130,13 @@ def _preclean(body: lxml.etree._Element, fired: set[str], *, defer_aria: bool = 
         if el is body or not _is_el(el) or el.getparent() is None or el in gone:
             continue
         if _is_hidden(el):
-            if total is None:
-                total = _text_len(body)
-            if total and _text_len(el) > DOMINANT_SHARE * total:
-                fired.add("keep_dominant_block")
-                continue
+            n = _text_len(el)
+            if n:  # (as above: an element without text holds no share of the page's)
+                if total is None:
+                    total = _text_len(body)
+                if n > DOMINANT_SHARE * total:
+                    fired.add("keep_dominant_block")
+                    continue
             if defer_aria and _aria_hidden_only(el):
                 deferred.append(el)
                 continue
