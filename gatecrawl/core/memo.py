@@ -13,6 +13,7 @@ do not change, only hits are lost), so it stays bounded without an eviction orde
 from __future__ import annotations
 
 import functools
+import gc
 from typing import Callable, TypeVar
 
 R = TypeVar("R")
@@ -50,6 +51,4 @@ def str_memo(maxsize: int) -> Callable[[Callable[[str], R]], Callable[[str], R]]
 
 def memo_untracked(wrapper: Callable) -> bool:
     """Whether the collector leaves this memo's dict alone (what the tests hold each memo to)."""
-    import gc
-
     return not gc.is_tracked(wrapper.memo)  # type: ignore[attr-defined]

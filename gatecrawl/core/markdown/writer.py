@@ -239,14 +239,7 @@ class MarkdownWriter:
 
     def process_text(self, text: str, prev, nxt, nodes: list, i: int, parent, parent_inside: bool,
                      parent_tags: frozenset) -> str:
-        in_pre = "pre" in parent_tags
-        # (the collapse changes only a text holding a line feed, a tab, a carriage return or two
-        # spaces in a row; the four substring tests are cheaper than the substitution's call)
-        if not in_pre and ("\n" in text or "  " in text or "\t" in text or "\r" in text):
-            text = _ALL_WS.sub(" ", text)
-        noformat = "_noformat" in parent_tags
-        if not noformat:
-            text = self.escape(text, parent_tags)
+        text, in_pre, noformat = self._collapse_and_escape(text, parent_tags)
         if _strips_next_to(prev, parent_inside):
             text = text.lstrip(" \t\r\n")
         if _strips_next_to(nxt, parent_inside):
@@ -260,15 +253,24 @@ class MarkdownWriter:
                 text = escaped
         return text
 
-    def _only_text(self, text: str, parent, parent_inside: bool, parent_tags: frozenset) -> str:
-        """``process_text`` of the text of an element without children (no sibling node before
-        or after it: it is stripped inside a block, and at a line start when its parent is)."""
+    def _collapse_and_escape(self, text: str, parent_tags: frozenset) -> tuple[str, bool, bool]:
+        """``(text, in_pre, noformat)``: a text's blank runs collapsed to one space (not inside
+        ``pre``) and its Markdown escaped (not under ``_noformat``), the first step of
+        :meth:`process_text` and :meth:`_only_text`."""
         in_pre = "pre" in parent_tags
+        # (the collapse changes only a text holding a line feed, a tab, a carriage return or two
+        # spaces in a row; the four substring tests are cheaper than the substitution's call)
         if not in_pre and ("\n" in text or "  " in text or "\t" in text or "\r" in text):
             text = _ALL_WS.sub(" ", text)
         noformat = "_noformat" in parent_tags
         if not noformat:
             text = self.escape(text, parent_tags)
+        return text, in_pre, noformat
+
+    def _only_text(self, text: str, parent, parent_inside: bool, parent_tags: frozenset) -> str:
+        """``process_text`` of the text of an element without children (no sibling node before
+        or after it: it is stripped inside a block, and at a line start when its parent is)."""
+        text, _in_pre, noformat = self._collapse_and_escape(text, parent_tags)
         if parent_inside:
             text = text.lstrip(" \t\r\n").rstrip()
         if text and not noformat:
