@@ -106,7 +106,44 @@ def test_unread_parts_detached_with_the_same_text_and_put_back(page):
             assert [c.tag for c in head] == ["title", "script", "style"]
             assert all(c.get("type") == "application/ld+json" for c in head.iter("script"))
             assert all(len(s) == 0 for s in doc.iter("svg"))
+            assert all(c.get("type") == "application/ld+json" for c in doc.iter("script"))
     assert lxml.html.tostring(doc) == before
+
+
+VOID_PAGE = f"""<html><head><title>Harbour</title><meta charset="utf-8"></head>
+<body><div><img src="/a.png">first child, its tail</div>
+<p>Lead <img src="/b.png"><img src="/c.png"> two images <input type="hidden" value="x">
+and an input <wbr/> in the text.<script>track()</script> after the script</p>
+<p>{PROSE}<br>Second line<script>one()</script><script>two()</script></p>
+<form><input name="q"><input type="submit" value="Go"></form>
+<p>soft<img src="/d.png">\u00adhyphen after an image<script>x()</script>\u200bzero width</p>
+<script type="application/ld+json">{{"@type": "NewsArticle"}}</script>
+</body></html>"""
+
+
+def test_void_elements_and_scripts_detached_their_tails_joined():
+    doc = parse_html(VOID_PAGE)
+    before = lxml.html.tostring(doc)
+    with agreement._code_muted(doc):
+        text = doc.text_content()
+    with agreement._unread_detached(doc):
+        assert doc.text_content() == text
+        tags = [el.tag for el in doc.iter()]
+        assert tags.count("input") == 0 and "meta" not in tags
+        # the JSON-LD script stays, and so do the two elements whose tails hold characters
+        # trafilatura's measure filters (a soft hyphen, a zero-width space)
+        assert [el.get("type") for el in doc.iter("script")] == [None, "application/ld+json"]
+        assert tags.count("img") == 1
+        first = doc.find(".//div")
+        assert len(first) == 0 and first.text == "first child, its tail"
+    assert lxml.html.tostring(doc) == before
+
+
+def test_plain_tail():
+    assert agreement._plain_tail(None) and agreement._plain_tail("")
+    assert agreement._plain_tail(" text\n\t and\u00a0more ")
+    assert not agreement._plain_tail("soft\u00adhyphen")
+    assert not agreement._plain_tail("\u200b")
 
 
 def test_unread_parts_put_back_when_the_candidate_raises(monkeypatch):
@@ -123,7 +160,7 @@ def test_unread_parts_put_back_when_the_candidate_raises(monkeypatch):
     assert lxml.html.tostring(doc) == before
 
 
-@pytest.mark.parametrize("page", [PAGE, SVG_PAGE])
+@pytest.mark.parametrize("page", [PAGE, SVG_PAGE, VOID_PAGE])
 def test_trafilatura_reads_the_same_without_the_unread_parts(page):
     import trafilatura
 

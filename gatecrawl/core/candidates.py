@@ -60,7 +60,7 @@ def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: b
     if name not in CANDIDATES:
         raise ValueError(f"unknown candidate {name!r}")
     if name == "trafilatura":
-        with _code_muted(root), _unread_detached(root):
+        with _unread_detached(root):
             return trafilatura.extract(root, fast=True, include_comments=include_comments, include_tables=True,
                                        deduplicate=False) or ""
     with _code_muted(root):
@@ -71,12 +71,10 @@ def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: b
 @contextlib.contextmanager
 def _code_muted(root: lxml.html.HtmlElement):
     """``root`` with the source text of its scripts (JSON-LD excepted) taken out while the block
-    runs, then put back. Both candidates copy the whole tree first and discard scripts unread,
-    and on many pages script source is most of the document's characters: copying less makes
-    the trafilatura candidate about a tenth faster, its text unchanged on all 828 pages of the
-    two benchmark corpora. (Style sheets stay: trafilatura's measure of the page's text counts
-    them, and muting them changed its output on one page.) The script elements and their tails
-    stay where they are."""
+    runs, then put back: the Readability candidate copies the whole tree first and discards
+    scripts unread, and on many pages script source is most of the document's characters.
+    (Style sheets stay.) The script elements and their tails stay where they are. (The
+    trafilatura candidate takes whole scripts out instead: :func:`_unread_detached`.)"""
     muted = []
     for el in root.iter("script"):
         if el.text and not (el.get("type") or "").strip().lower().startswith("application/ld+json"):
@@ -89,59 +87,95 @@ def _code_muted(root: lxml.html.HtmlElement):
             el.text = text
 
 
+#: textless elements trafilatura's extractor deletes (``MANUALLY_CLEANED``) or unwraps
+#: (``MANUALLY_STRIPPED``: ``img`` while images are off, ``meta``, ``wbr``) before it reads the
+#: page, that no raw-tree reader of it looks at, and that are not block boundaries for its page
+#: measure (so taking one out, its tail joined to the text before it, changes no text it reads).
+#: The deleted ones are void to the HTML parser, so none can hold another of its tag (``embed``,
+#: ``source`` and ``track`` can: left in); ``wbr`` can, but unwrapping does not iterate.
+#: ``base`` is taken out of the head only (the head is deleted whole).
+_VOID_UNREAD = ("area", "base", "img", "input", "link", "meta", "param", "wbr")
+_UNREAD_TAGS = ("script", "svg") + _VOID_UNREAD
 
-#: head children trafilatura's extractor never reads, and that hold no text once the script
-#: sources are muted (:func:`_code_muted`): it removes ``head`` before extracting, and its
-#: raw-tree readers (the forum test, the baseline rescue) look only at JSON-LD scripts and the body
-_TEXTLESS_IN_HEAD = frozenset(["meta", "link", "base", "script"])
 
-
-def _unread_in_head(el) -> bool:
-    if el.tag not in _TEXTLESS_IN_HEAD or el.text or len(el):
-        return False
-    return el.tag != "script" or not (el.get("type") or "").strip().lower().startswith("application/ld+json")
+def _plain_tail(tail: str | None) -> bool:
+    """True when ``tail`` holds only characters trafilatura keeps in every text it measures
+    (printable or white space): a tail joined to a block element's text goes through its
+    control-character filter, which would drop a soft hyphen or a zero-width space."""
+    return not tail or "".join(tail.split()).isprintable()
 
 
 @contextlib.contextmanager
 def _unread_detached(root: lxml.html.HtmlElement):
-    """``root`` without elements trafilatura's extractor copies but never reads, while the
-    block runs, then put back: the head's metadata elements (``_TEXTLESS_IN_HEAD``; the title,
-    JSON-LD scripts and style sheets stay) and the children of each outermost ``svg`` (the
-    extractor deletes every ``svg`` before reading; the ``svg`` element stays). The text stays
-    exactly as it was: a removed element's tail joins the text before it, and an ``svg`` takes
-    the whole text of its children as its own, so every length trafilatura measures on the raw
-    tree is unchanged (it does measure text there: a head's style sheets can change its output).
-    The extractor copies the whole tree three times and runs its XPath prunes over it before
-    its own cleaning: on news pages the head alone is about a tenth of the elements."""
-    saved = []  # (parent, its children, its text, their tails or None)
-    head = root.find("head")
-    if head is not None and any(_unread_in_head(c) for c in head):
-        kids = list(head)
-        saved.append((head, kids, head.text, [c.tail for c in kids]))
-        kept: list = []
-        text = head.text
-        for c in kids:
-            if not _unread_in_head(c):
-                kept.append(c)
-            elif c.tail:
-                if kept:
-                    kept[-1].tail = (kept[-1].tail or "") + c.tail
-                else:
-                    text = (text or "") + c.tail
-        head.text = text
-        head[:] = kept
-    for svg in [s for s in root.iter("svg") if len(s)]:
+    """``root`` without the elements trafilatura's extractor copies but never reads, while
+    the block runs, then put back (the same element objects, at the same places, with the same
+    text around them):
+
+    * the scripts, JSON-LD excepted (its forum test and its baseline rescue read JSON-LD only;
+      it deletes every other script before extracting, and its page measure leaves them out;
+      a script that must stay for its tail's sake, see :func:`_plain_tail`, stays without its
+      source);
+    * the textless void elements of ``_VOID_UNREAD`` (images, inputs, the head's metadata);
+    * the children of each outermost ``svg`` (it deletes every ``svg`` before reading; the
+      ``svg`` element stays and takes the whole text of its children as its own).
+
+    A taken-out element's tail joins the text before it, as trafilatura's own deletion does, so
+    the cleaned tree it extracts from is the same and every text it measures on the raw tree is
+    unchanged (style sheets stay: it does measure raw text there, and a head's style sheets can
+    change its output). Only voids and scripts are taken out: an element that can hold its own
+    tag could change which elements trafilatura's delete-while-iterating loops reach. The
+    extractor copies the whole tree three or four times and runs its XPath prunes over it; on
+    news pages these elements are about a fifth of the tree."""
+    saved = []  # (element, the sibling before it or its parent, which of the two, that one's text)
+    muted = []  # (script, its source)
+    svgs = []
+    for el in list(root.iter(*_UNREAD_TAGS)):
+        tag = el.tag
+        if tag == "svg":
+            if len(el):
+                svgs.append(el)
+            continue
+        if tag == "script":
+            if (el.get("type") or "").strip().lower().startswith("application/ld+json"):
+                continue
+        elif len(el) or el.text or (tag == "base" and el.getparent().tag != "head"):
+            continue
+        tail = el.tail
+        parent = el.getparent()
+        if parent is None or not _plain_tail(tail):
+            if tag == "script" and el.text:
+                muted.append((el, el.text))  # it stays, its source out
+                el.text = None
+            continue
+        prev = el.getprevious()
+        if prev is None:
+            saved.append((el, parent, True, parent.text))
+            if tail:
+                parent.text = (parent.text or "") + tail
+        else:
+            saved.append((el, prev, False, prev.tail))
+            if tail:
+                prev.tail = (prev.tail or "") + tail
+        parent.remove(el)  # (lxml keeps the tail with the removed element)
+    emptied = []
+    for svg in svgs:
         if next(svg.iterancestors("svg"), None) is not None:
             continue  # (inside an svg already emptied)
-        saved.append((svg, list(svg), svg.text, None))
+        emptied.append((svg, list(svg), svg.text))
         svg.text = svg.text_content() or None
         svg[:] = []
     try:
         yield
     finally:
-        for parent, kids, text, tails in reversed(saved):
-            parent[:] = kids
-            parent.text = text
-            if tails is not None:
-                for c, t in zip(kids, tails):
-                    c.tail = t
+        for svg, kids, text in reversed(emptied):
+            svg[:] = kids
+            svg.text = text
+        for el, anchor, is_parent, text in reversed(saved):
+            if is_parent:
+                anchor.text = text
+                anchor.insert(0, el)
+            else:
+                anchor.tail = text
+                anchor.addnext(el)
+        for el, text in muted:
+            el.text = text
