@@ -139,6 +139,39 @@ def test_void_elements_and_scripts_detached_their_tails_joined():
     assert lxml.html.tostring(doc) == before
 
 
+EMPTY_PAGE = f"""<html><body><div class="page"><h1>Game</h1><p>{PROSE}</p>
+<div class="purchase"><div class="platform"><span class="icon win"></span><span class="icon linux"></span></div>
+<p><i class="star"></i><b></b> rated</p><p><span></span></p><ul><li><em></em><strong></strong></li></ul>
+<h2>Play the game</h2><div class="price">Free To Play</div></div></div></body></html>"""
+
+
+@pytest.mark.parametrize("page", [PAGE, SVG_PAGE, VOID_PAGE, EMPTY_PAGE])
+def test_trafilatura_cleans_to_the_same_tree(page):
+    """What trafilatura extracts from is its cleaned copy of the page: the same with and
+    without the detached parts (an empty inline element whose parent it would leave empty
+    stays: trafilatura prunes the parent only when it was empty before its own pruning)."""
+    import copy
+
+    from trafilatura.htmlprocessing import tree_cleaning
+    from trafilatura.settings import Extractor
+
+    options = Extractor(fast=True, comments=False, tables=True)
+    doc = parse_html(page)
+    expected = lxml.html.tostring(tree_cleaning(copy.deepcopy(doc), options))
+    with agreement._unread_detached(doc):
+        assert lxml.html.tostring(tree_cleaning(copy.deepcopy(doc), options)) == expected
+
+
+def test_empty_inline_leaves_its_parent_filled():
+    doc = parse_html(EMPTY_PAGE)
+    with agreement._unread_detached(doc):
+        platform = doc.find(".//div[@class='platform']")
+        assert [c.get("class") for c in platform] == ["icon win"]  # the second goes, the first stays
+        # a first child with no text before or after it stays; the one after it goes
+        assert doc.find(".//i") is not None and doc.find(".//b") is None
+        assert [c.tag for c in doc.find(".//ul/li")] == ["em"]
+
+
 def test_plain_tail():
     assert agreement._plain_tail(None) and agreement._plain_tail("")
     assert agreement._plain_tail(" text\n\t and\u00a0more ")

@@ -95,7 +95,19 @@ def _code_muted(root: lxml.html.HtmlElement):
 #: ``source`` and ``track`` can: left in); ``wbr`` can, but unwrapping does not iterate.
 #: ``base`` is taken out of the head only (the head is deleted whole).
 _VOID_UNREAD = ("area", "base", "img", "input", "link", "meta", "param", "wbr")
-_UNREAD_TAGS = ("script", "svg") + _VOID_UNREAD
+#: inline elements it deletes when they are empty (``CUT_EMPTY_ELEMS``, at the end of its
+#: cleaning, the tail kept; nothing before that fills a childless element or reads one). It
+#: picks them all before deleting any, so a parent emptied by their deletion stays: one is
+#: taken out here only when its parent keeps a child or a text without it (:func:`_leaves_parent_filled`)
+_EMPTY_INLINE = frozenset(["b", "em", "i", "q", "span", "strong"])
+_UNREAD_TAGS = ("script", "svg") + _VOID_UNREAD + tuple(sorted(_EMPTY_INLINE))
+
+
+def _leaves_parent_filled(el, parent) -> bool:
+    """True when ``parent`` keeps a text or a child without ``el``: a sibling before it (one
+    still there is kept: the walk goes in document order), the parent's own text, or ``el``'s
+    tail, which joins the text before it."""
+    return el.getprevious() is not None or parent.text is not None or bool(el.tail)
 
 
 def _plain_tail(tail: str | None) -> bool:
@@ -142,7 +154,7 @@ def _unread_detached(root: lxml.html.HtmlElement):
             continue
         tail = el.tail
         parent = el.getparent()
-        if parent is None or not _plain_tail(tail):
+        if parent is None or not _plain_tail(tail) or (tag in _EMPTY_INLINE and not _leaves_parent_filled(el, parent)):
             if tag == "script" and el.text:
                 muted.append((el, el.text))  # it stays, its source out
                 el.text = None
