@@ -202,3 +202,20 @@ def test_trafilatura_reads_the_same_without_the_unread_parts(page):
                                    deduplicate=False) or ""
     assert "Sentence 39" in expected
     assert candidate_text(doc, "trafilatura") == expected
+
+
+@pytest.mark.parametrize("comments", [False, True])
+def test_trafilatura_settings_made_once_and_left_unchanged(comments):
+    import trafilatura
+
+    doc = parse_html(VOID_PAGE)
+    expected = trafilatura.extract(doc, fast=True, include_comments=comments, include_tables=True,
+                                   deduplicate=False) or ""
+    assert candidate_text(doc, "trafilatura", include_comments=comments) == expected
+    options = agreement._trafilatura_options(comments)
+    fields = type(options).__slots__
+    before = {k: getattr(options, k) for k in fields}
+    assert candidate_text(parse_html(SVG_PAGE), "trafilatura", include_comments=comments)
+    assert agreement._trafilatura_options(comments) is options
+    assert {k: getattr(options, k) for k in fields} == before
+    assert options.comments is comments and options.fast and options.focus == "balanced"
