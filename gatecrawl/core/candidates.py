@@ -32,9 +32,13 @@ class _Quiet(logging.Filter):
 
 
 _QUIET = _Quiet()
+_QUIETED: list = []  # (non-empty once the filters are on)
 
 
 def _quiet_logs() -> None:
+    if _QUIETED:
+        return
+    _QUIETED.append(True)
     for name in ("trafilatura.core", "trafilatura.external", "trafilatura.main_extractor",
                  "trafilatura.readability_lxml", "trafilatura.htmlprocessing", "trafilatura.utils"):
         lg = logging.getLogger(name)
