@@ -172,6 +172,26 @@ def test_empty_inline_leaves_its_parent_filled():
         assert [c.tag for c in doc.find(".//ul/li")] == ["em"]
 
 
+def test_put_back_when_taking_out_stops_half_way(monkeypatch):
+    doc = parse_html(VOID_PAGE)
+    before = lxml.html.tostring(doc)
+    calls = []
+    real = agreement._plain_tail
+
+    def failing(tail):
+        calls.append(tail)
+        if len(calls) == 4:
+            raise RuntimeError("stopped")
+        return real(tail)
+
+    monkeypatch.setattr(agreement, "_plain_tail", failing)
+    with pytest.raises(RuntimeError):
+        with agreement._unread_detached(doc):
+            pass
+    assert len(calls) == 4
+    assert lxml.html.tostring(doc) == before
+
+
 def test_plain_tail():
     assert agreement._plain_tail(None) and agreement._plain_tail("")
     assert agreement._plain_tail(" text\n\t and\u00a0more ")

@@ -79,7 +79,8 @@ def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: b
         raise ValueError(f"unknown candidate {name!r}")
     if name == "trafilatura":
         with _unread_detached(root):
-            return trafilatura.extract(root, options=_trafilatura_options(bool(include_comments))) or ""
+            options = _trafilatura_options(bool(include_comments))
+            return trafilatura.extract(root, options=options) or ""
     with _code_muted(root):
         art = try_readability(copy.deepcopy(root))
         return (art.text_content() or "") if art is not None and len(art) else ""
@@ -115,7 +116,8 @@ _VOID_UNREAD = ("area", "base", "img", "input", "link", "meta", "param", "wbr")
 #: inline elements it deletes when they are empty (``CUT_EMPTY_ELEMS``, at the end of its
 #: cleaning, the tail kept; nothing before that fills a childless element or reads one). It
 #: picks them all before deleting any, so a parent emptied by their deletion stays: one is
-#: taken out here only when its parent keeps a child or a text without it (:func:`_leaves_parent_filled`)
+#: taken out here only when its parent keeps a child or a text without it
+#: (:func:`_leaves_parent_filled`)
 _EMPTY_INLINE = frozenset(["b", "em", "i", "q", "span", "strong"])
 _UNREAD_TAGS = ("script", "svg") + _VOID_UNREAD + tuple(sorted(_EMPTY_INLINE))
 
@@ -155,45 +157,12 @@ def _unread_detached(root: lxml.html.HtmlElement):
     tag could change which elements trafilatura's delete-while-iterating loops reach. The
     extractor copies the whole tree three or four times and runs its XPath prunes over it; on
     news pages these elements are about a fifth of the tree."""
-    saved = []  # (element, the sibling before it or its parent, which of the two, that one's text)
-    muted = []  # (script, its source)
-    svgs = []
-    for el in list(root.iter(*_UNREAD_TAGS)):
-        tag = el.tag
-        if tag == "svg":
-            if len(el):
-                svgs.append(el)
-            continue
-        if tag == "script":
-            if (el.get("type") or "").strip().lower().startswith("application/ld+json"):
-                continue
-        elif len(el) or el.text or (tag == "base" and el.getparent().tag != "head"):
-            continue
-        tail = el.tail
-        parent = el.getparent()
-        if parent is None or not _plain_tail(tail) or (tag in _EMPTY_INLINE and not _leaves_parent_filled(el, parent)):
-            if tag == "script" and el.text:
-                muted.append((el, el.text))  # it stays, its source out
-                el.text = None
-            continue
-        prev = el.getprevious()
-        if prev is None:
-            saved.append((el, parent, True, parent.text))
-            if tail:
-                parent.text = (parent.text or "") + tail
-        else:
-            saved.append((el, prev, False, prev.tail))
-            if tail:
-                prev.tail = (prev.tail or "") + tail
-        parent.remove(el)  # (lxml keeps the tail with the removed element)
-    emptied = []
-    for svg in svgs:
-        if next(svg.iterancestors("svg"), None) is not None:
-            continue  # (inside an svg already emptied)
-        emptied.append((svg, list(svg), svg.text))
-        svg.text = svg.text_content() or None
-        svg[:] = []
-    try:
+    # (element, the sibling before it or its parent, which of the two, that one's text)
+    saved: list = []
+    muted: list = []  # (script, its source)
+    emptied: list = []  # (svg, its children, its text)
+    try:  # (whatever was taken out is put back, even when taking out stops half-way)
+        _take_out(root, saved, muted, emptied)
         yield
     finally:
         for svg, kids, text in reversed(emptied):
@@ -208,3 +177,43 @@ def _unread_detached(root: lxml.html.HtmlElement):
                 anchor.addnext(el)
         for el, text in muted:
             el.text = text
+
+
+def _take_out(root, saved: list, muted: list, emptied: list) -> None:
+    """The taking out of :func:`_unread_detached`, recorded in its three lists."""
+    svgs = []
+    for el in list(root.iter(*_UNREAD_TAGS)):
+        tag = el.tag
+        if tag == "svg":
+            if len(el):
+                svgs.append(el)
+            continue
+        if tag == "script":
+            if (el.get("type") or "").strip().lower().startswith("application/ld+json"):
+                continue
+        elif len(el) or el.text or (tag == "base" and el.getparent().tag != "head"):
+            continue
+        tail = el.tail
+        parent = el.getparent()
+        if (parent is None or not _plain_tail(tail)
+                or (tag in _EMPTY_INLINE and not _leaves_parent_filled(el, parent))):
+            if tag == "script" and el.text:
+                muted.append((el, el.text))  # it stays, its source out
+                el.text = None
+            continue
+        prev = el.getprevious()
+        if prev is None:
+            saved.append((el, parent, True, parent.text))
+            if tail:
+                parent.text = (parent.text or "") + tail
+        else:
+            saved.append((el, prev, False, prev.tail))
+            if tail:
+                prev.tail = (prev.tail or "") + tail
+        parent.remove(el)  # (lxml keeps the tail with the removed element)
+    for svg in svgs:
+        if next(svg.iterancestors("svg"), None) is not None:
+            continue  # (inside an svg already emptied)
+        emptied.append((svg, list(svg), svg.text))
+        svg.text = svg.text_content() or None
+        svg[:] = []
