@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import logging
 
 import lxml.html
@@ -32,13 +33,10 @@ class _Quiet(logging.Filter):
 
 
 _QUIET = _Quiet()
-_QUIETED: list = []  # (non-empty once the filters are on)
 
 
+@functools.cache  # (the filters are put on once)
 def _quiet_logs() -> None:
-    if _QUIETED:
-        return
-    _QUIETED.append(True)
     for name in ("trafilatura.core", "trafilatura.external", "trafilatura.main_extractor",
                  "trafilatura.readability_lxml", "trafilatura.htmlprocessing", "trafilatura.utils"):
         lg = logging.getLogger(name)
@@ -48,19 +46,13 @@ def _quiet_logs() -> None:
 
 CANDIDATES = ("trafilatura", "readability")
 
-#: trafilatura's extractor settings, made once per comment setting: building them reads its
-#: configuration anew (about a fifth of a millisecond a page), and it never changes them
-_TRAFILATURA_OPTIONS: dict = {}
-
-
+@functools.cache
 def _trafilatura_options(include_comments: bool):
-    options = _TRAFILATURA_OPTIONS.get(include_comments)
-    if options is None:
-        from trafilatura.settings import Extractor
+    """trafilatura's extractor settings, made once per comment setting: building them reads its
+    configuration anew (about a fifth of a millisecond a page), and it never changes them."""
+    from trafilatura.settings import Extractor
 
-        options = _TRAFILATURA_OPTIONS[include_comments] = Extractor(
-            fast=True, comments=include_comments, tables=True, dedup=False)
-    return options
+    return Extractor(fast=True, comments=include_comments, tables=True, dedup=False)
 
 
 def candidate_text(doc: lxml.html.HtmlElement, name: str, *, include_comments: bool = False) -> str:
