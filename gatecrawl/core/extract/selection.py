@@ -249,13 +249,9 @@ def _select_main(doc, *, main_selectors, exclude_selectors, keep_comments,
         base_href = None
     vote = agreement and not keep_comments
     aria_hidden = _preclean(body, fired, defer_aria=vote)
-    # The working copy's elements, held until the selection is made: lxml makes a Python
-    # object for an element each time a walk meets it unless one is still alive, and the rules
-    # below walk the working copy a dozen times (about 1% of a news page's conversion).
-    held = list(body.iter())  # noqa: F841 (held, not read)
-    # The candidates' vote sees the page before the own pattern rules (and with the blocks
-    # hidden from screen readers only): a unit those rules removed can come back when both
-    # other candidates keep it.
+    held = list(body.iter())  # noqa: F841 (held: lxml reuses these objects in the rules' walks)
+    # The candidates' vote sees the page before the own pattern rules (and with the blocks hidden
+    # from screen readers only): a unit those rules removed can come back when both others keep it.
     unit_words: list = []  # each vote unit's lower-cased tokens and tag
     vote_body = body
     hidden_dropped = False  # (then the vote's copy holds more text than the working copy)
