@@ -239,3 +239,14 @@ def test_trafilatura_settings_made_once_and_left_unchanged(comments):
     assert agreement._trafilatura_options(comments) is options
     assert {k: getattr(options, k) for k in fields} == before
     assert options.comments is comments and options.fast and options.focus == "balanced"
+
+
+def test_elements_the_parser_can_nest_stay():
+    """``source``, ``track`` and ``embed`` can hold another of their tag in this parser's tree:
+    trafilatura deletes them while iterating, so taking a nested one out could change which of
+    them its loop reaches. They stay."""
+    doc = parse_html("<html><body><video><source src=a><source src=b><track src=c><track src=d>"
+                     "</video><embed src=e><embed src=f><p>text</p></body></html>")
+    assert doc.find(".//source/source") is not None  # (nested, as the test says)
+    with agreement._unread_detached(doc):
+        assert [len(doc.findall(f".//{t}")) for t in ("source", "track", "embed")] == [2, 2, 2]
