@@ -46,6 +46,7 @@ def _quiet_logs() -> None:
 
 CANDIDATES = ("trafilatura", "readability")
 
+
 @functools.cache
 def _trafilatura_options(include_comments: bool):
     """trafilatura's extractor settings, made once per comment setting: building them reads its
@@ -87,7 +88,7 @@ def _code_muted(root: lxml.html.HtmlElement):
     trafilatura candidate takes whole scripts out instead: :func:`_unread_detached`.)"""
     muted = []
     for el in root.iter("script"):
-        if el.text and not (el.get("type") or "").strip().lower().startswith("application/ld+json"):
+        if el.text and not _is_json_ld(el):
             muted.append((el, el.text))
             el.text = None
     try:
@@ -112,6 +113,10 @@ _VOID_UNREAD = ("area", "base", "img", "input", "link", "meta", "param", "wbr")
 #: (:func:`_leaves_parent_filled`)
 _EMPTY_INLINE = frozenset(["b", "em", "i", "q", "span", "strong"])
 _UNREAD_TAGS = ("script", "svg") + _VOID_UNREAD + tuple(sorted(_EMPTY_INLINE))
+
+
+def _is_json_ld(script) -> bool:
+    return (script.get("type") or "").strip().lower().startswith("application/ld+json")
 
 
 def _leaves_parent_filled(el, parent) -> bool:
@@ -139,14 +144,17 @@ def _unread_detached(root: lxml.html.HtmlElement):
       a script that must stay for its tail's sake, see :func:`_plain_tail`, stays without its
       source);
     * the textless void elements of ``_VOID_UNREAD`` (images, inputs, the head's metadata);
+    * the empty inline elements of ``_EMPTY_INLINE`` whose parent keeps a child or a text
+      without them (:func:`_leaves_parent_filled`);
     * the children of each outermost ``svg`` (it deletes every ``svg`` before reading; the
       ``svg`` element stays and takes the whole text of its children as its own).
 
     A taken-out element's tail joins the text before it, as trafilatura's own deletion does, so
     the cleaned tree it extracts from is the same and every text it measures on the raw tree is
     unchanged (style sheets stay: it does measure raw text there, and a head's style sheets can
-    change its output). Only voids and scripts are taken out: an element that can hold its own
-    tag could change which elements trafilatura's delete-while-iterating loops reach. The
+    change its output). Of the elements it deletes while iterating over a tag, only those that
+    cannot hold their own tag (voids, scripts) are taken out: a nested one could change which
+    elements its loop reaches (it prunes the empty inline ones from a list made first). The
     extractor copies the whole tree three or four times and runs its XPath prunes over it; on
     news pages these elements are about a fifth of the tree."""
     # (element, the sibling before it or its parent, which of the two, that one's text)
@@ -181,13 +189,15 @@ def _take_out(root, saved: list, muted: list, emptied: list) -> None:
                 svgs.append(el)
             continue
         if tag == "script":
-            if (el.get("type") or "").strip().lower().startswith("application/ld+json"):
+            if _is_json_ld(el):
                 continue
-        elif len(el) or el.text or (tag == "base" and el.getparent().tag != "head"):
+        elif len(el) or el.text:
             continue
         tail = el.tail
         parent = el.getparent()
-        if (parent is None or not _plain_tail(tail)
+        if parent is None or (tag == "base" and parent.tag != "head"):
+            continue
+        if (not _plain_tail(tail)
                 or (tag in _EMPTY_INLINE and not _leaves_parent_filled(el, parent))):
             if tag == "script" and el.text:
                 muted.append((el, el.text))  # it stays, its source out
