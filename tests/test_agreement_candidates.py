@@ -145,7 +145,7 @@ EMPTY_PAGE = f"""<html><body><div class="page"><h1>Game</h1><p>{PROSE}</p>
 <h2>Play the game</h2><div class="price">Free To Play</div></div></div></body></html>"""
 
 
-@pytest.mark.parametrize("page", [PAGE, SVG_PAGE, VOID_PAGE, EMPTY_PAGE])
+@pytest.mark.parametrize("page", ["PAGE", "SVG_PAGE", "VOID_PAGE", "EMPTY_PAGE", "CHROME_PAGE", "NESTED_PAGE"])
 def test_trafilatura_cleans_to_the_same_tree(page):
     """What trafilatura extracts from is its cleaned copy of the page: the same with and
     without the detached parts (an empty inline element whose parent it would leave empty
@@ -156,7 +156,7 @@ def test_trafilatura_cleans_to_the_same_tree(page):
     from trafilatura.settings import Extractor
 
     options = Extractor(fast=True, comments=False, tables=True)
-    doc = parse_html(page)
+    doc = parse_html(globals()[page])
     expected = lxml.html.tostring(tree_cleaning(copy.deepcopy(doc), options))
     with agreement._unread_detached(doc):
         assert lxml.html.tostring(tree_cleaning(copy.deepcopy(doc), options)) == expected
@@ -250,3 +250,99 @@ def test_elements_the_parser_can_nest_stay():
     assert doc.find(".//source/source") is not None  # (nested, as the test says)
     with agreement._unread_detached(doc):
         assert [len(doc.findall(f".//{t}")) for t in ("source", "track", "embed")] == [2, 2, 2]
+
+
+SIDE = " ".join(f"Side note {i} tells a longer story about the old lighthouse keepers." for i in range(12))
+CHROME_PAGE = f"""<html><head><title>Harbour</title></head><body>
+<header><a href="/">Home</a></header>
+<article><h1>Harbour works</h1><p>{PROSE}</p>
+<aside id="related"><h3>Related</h3><ul><li><a href="/a">Older works</a></li></ul><script>ad()</script>
+<footer id="in-aside">Inside the aside</footer></aside>after the aside
+<aside id="titled"><h1>A second title</h1></aside>
+<aside id="jsonld"><script type="application/ld+json">{{"@type": "NewsArticle"}}</script>Note</aside>
+<p>Closing words of the article, plain and short.</p></article>
+<nav><aside id="in-nav">Inside a nav</aside></nav>
+<footer id="site"><p>Contact the harbour office.</p><svg><path d="M0 0"/></svg></footer>soft\u00adtail
+<footer id="last">Last words</footer></body></html>"""
+
+
+def _ids(doc, *tags):
+    return [el.get("id") for el in doc.iter(*tags)]
+
+
+def test_aside_and_footer_taken_out_where_nothing_reads_them():
+    doc = parse_html(CHROME_PAGE)
+    before = lxml.html.tostring(doc)
+    with agreement._unread_detached(doc):
+        # the nested footer goes with its aside; a title, JSON-LD, an element inside a deleted
+        # one, and a tail with a soft hyphen keep theirs in place
+        assert _ids(doc, "aside", "footer") == ["titled", "jsonld", "in-nav", "site"]
+        assert doc.find(".//article").text_content().count("after the aside") == 1
+    assert lxml.html.tostring(doc) == before
+
+
+NESTED_PAGE = f"""<html><body><article><h1>Harbour</h1><p>{PROSE}</p>
+<aside class="a1"><aside class="inner">Inner note.</aside>Outer note.</aside>
+<div><p>{SIDE}</p></div>
+<aside class="a2"><p>Second aside: {SIDE}</p></aside>
+<p>Closing words of the article, plain and short.</p></article></body></html>"""
+NAV = " ".join(f'<a href="/s{i}">Section number {i} of the site</a>' for i in range(200))
+ROWS = "".join(f"<tr><td>Harbour works begin on day {i}, the council said.</td></tr>" for i in range(12))
+#: every paragraph in an aside: trafilatura's recall retry keeps its copy of the page, asides in
+NO_PARAGRAPH_PAGE = f"""<html><body><nav>{NAV}</nav><div class="box"><table>{ROWS}</table></div>
+<aside class="story"><p>{SIDE}</p><p>Another paragraph: {SIDE}</p></aside></body></html>"""
+
+
+def _expected(doc, comments=False):
+    import copy
+
+    import trafilatura
+
+    return trafilatura.extract(copy.deepcopy(doc), options=agreement._trafilatura_options(comments)) or ""
+
+
+@pytest.mark.parametrize("comments", [False, True])
+@pytest.mark.parametrize("page", [CHROME_PAGE, NESTED_PAGE, NO_PARAGRAPH_PAGE])
+def test_trafilatura_reads_the_same_without_aside_and_footer(page, comments):
+    doc = parse_html(page)
+    before = lxml.html.tostring(doc)
+    assert candidate_text(doc, "trafilatura", include_comments=comments) == _expected(doc, comments)
+    assert lxml.html.tostring(doc) == before
+
+
+def test_no_aside_taken_out_when_an_aside_nests_in_an_aside(monkeypatch):
+    """trafilatura's cleaning loop over ``aside`` ends inside the first aside holding another,
+    so the later ones stay in its tree, and their text in its output."""
+    doc = parse_html(NESTED_PAGE)
+    expected = _expected(doc)
+    assert "Second aside" in expected
+    with agreement._unread_detached(doc):
+        assert len(doc.findall(".//aside")) == 3
+    real = agreement._read_only_inside
+    monkeypatch.setattr(agreement, "_read_only_inside", lambda el, cleaned, nests: real(el, cleaned, lambda tag: False))
+    assert "Second aside" not in candidate_text(doc, "trafilatura")  # (the rule is needed)
+
+
+def test_no_aside_taken_out_when_no_paragraph_stays(monkeypatch):
+    doc = parse_html(NO_PARAGRAPH_PAGE)
+    expected = _expected(doc)
+    assert "Side note 11" in expected  # (the recall retry read the aside)
+    with agreement._unread_detached(doc):
+        assert doc.find(".//aside") is not None
+    monkeypatch.setattr(agreement, "_paragraph_stays", lambda root, cleaned: True)
+    assert "Side note 11" not in candidate_text(doc, "trafilatura")  # (the rule is needed)
+
+
+@pytest.mark.parametrize("body, stays", [
+    ("<article><p>Text</p></article>", True),
+    ("<aside><p>Text</p></aside><footer><p>More</p></footer>", False),
+    ("<nav><p>Text</p></nav><figure><p>Caption</p></figure>", False),
+    ('<div id="comments"><p>Text</p></div><div class="infinite-scroll"><p>More</p></div>', False),
+    ('<section class="post-Comments"><p>Text</p></section><form><p>In a form</p></form>', True),
+    ("<div>No paragraph at all</div>", False),
+])
+def test_paragraph_stays(body, stays):
+    from trafilatura.settings import MANUALLY_CLEANED
+
+    doc = parse_html(f"<html><body>{body}</body></html>")
+    assert agreement._paragraph_stays(doc, frozenset(MANUALLY_CLEANED) - {"form"}) is stays

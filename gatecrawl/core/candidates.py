@@ -147,16 +147,20 @@ def _unread_detached(root: lxml.html.HtmlElement):
     * the empty inline elements of ``_EMPTY_INLINE`` whose parent keeps a child or a text
       without them (:func:`_leaves_parent_filled`);
     * the children of each outermost ``svg`` (it deletes every ``svg`` before reading; the
-      ``svg`` element stays and takes the whole text of its children as its own).
+      ``svg`` element stays and takes the whole text of its children as its own);
+    * whole ``aside`` and ``footer`` elements, with their text, where
+      :func:`_take_out_deleted_whole` finds that nothing reads them: its cleaning, its page
+      measure and its baseline rescue each delete them before reading a text.
 
     A taken-out element's tail joins the text before it, as trafilatura's own deletion does, so
-    the cleaned tree it extracts from is the same and every text it measures on the raw tree is
-    unchanged (style sheets stay: it does measure raw text there, and a head's style sheets can
-    change its output). Of the elements it deletes while iterating over a tag, only those that
-    cannot hold their own tag (voids, scripts) are taken out: a nested one could change which
-    elements its loop reaches (it prunes the empty inline ones from a list made first). The
-    extractor copies the whole tree three or four times and runs its XPath prunes over it; on
-    news pages these elements are about a fifth of the tree."""
+    the cleaned tree it extracts from is the same and every text it measures is unchanged
+    (style sheets stay: it does measure raw text there, and a head's style sheets can change
+    its output). Of the elements it deletes while iterating over a tag, only those that cannot
+    hold their own tag (voids, scripts) are taken out freely: a nested one could change which
+    elements its loop reaches (it prunes the empty inline ones from a list made first; an
+    ``aside`` or ``footer`` goes only when no element of its tags nests in one of its own on
+    the page). The extractor copies the whole tree three or four times and runs its XPath
+    prunes over it; on news pages these elements are about a quarter of the tree."""
     # (element, the sibling before it or its parent, which of the two, that one's text)
     saved: list = []
     muted: list = []  # (script, its source)
@@ -179,8 +183,103 @@ def _unread_detached(root: lxml.html.HtmlElement):
             el.text = text
 
 
+def _detach(el, parent, saved: list) -> None:
+    """Take ``el`` out of ``parent``, its tail joined to the text before it, recorded in
+    ``saved`` (see :func:`_unread_detached`)."""
+    tail = el.tail
+    prev = el.getprevious()
+    if prev is None:
+        saved.append((el, parent, True, parent.text))
+        if tail:
+            parent.text = (parent.text or "") + tail
+    else:
+        saved.append((el, prev, False, prev.tail))
+        if tail:
+            prev.tail = (prev.tail or "") + tail
+    parent.remove(el)  # (lxml keeps the tail with the removed element)
+
+
+#: elements trafilatura deletes whole in every reading of the page: its cleaning deletes them
+#: (``MANUALLY_CLEANED``) and so do its page measure and its baseline rescue (``basic_cleaning``)
+_DELETED_WHOLE = ("aside", "footer")
+#: id and class words (lower case) of the containers its raw-tree prunes may delete
+#: (comment sections, infinite-scroll feeds, share bars): a superset of what they match
+_RAW_PRUNED_WORDS = ("comment", "comol", "disqus", "dsq-", "infinite", "mvp-post-add", "elementor-share")
+
+
+def _raw_pruned(el) -> bool:
+    """True when one of ``el``'s id and class may be matched by a raw-tree prune."""
+    for name in ("id", "class"):
+        value = el.get(name)
+        if value:
+            low = value.lower()
+            if any(w in low for w in _RAW_PRUNED_WORDS):
+                return True
+    return False
+
+
+def _paragraph_stays(root, cleaned: frozenset) -> bool:
+    """True when ``root`` holds a ``p`` that no step of trafilatura deletes before its cleaning
+    has run: none of its ancestors is an element the cleaning deletes, or a container a
+    raw-tree prune may delete. (Its recall-mode cleaning keeps a copy of the page, taken
+    before the deletions, when no paragraph would survive them.)"""
+    for p in root.iter("p"):
+        if not any(a.tag in cleaned or _raw_pruned(a) for a in p.iterancestors()):
+            return True
+    return False
+
+
+def _read_only_inside(el, cleaned: frozenset, nests) -> bool:
+    """True when nothing trafilatura does before it deletes ``el`` reads ``el``'s content for
+    the rest of the page: no JSON-LD script (its forum test and its baseline rescue read it), no
+    ``h1`` (its infinite-scroll prune keeps a container holding one), no Discourse preload
+    (read by its baseline rescue), and no element the cleaning deletes (``el`` included) of a
+    tag for which ``nests(tag)``: its cleaning deletes while iterating over a tag, and once it
+    deletes an element holding another of the tag, the loop goes on inside the deleted one and
+    ends there, so the later elements of that tag stay (taking one of them out would delete
+    what trafilatura keeps)."""
+    for d in el.iter():
+        tag = d.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == "h1" or (tag == "script" and _is_json_ld(d)) or d.get("id") == "data-preloaded":
+            return False
+        if tag in cleaned and nests(tag):
+            return False
+    return True
+
+
+def _take_out_deleted_whole(root, saved: list) -> None:
+    """Take out the outermost elements of ``_DELETED_WHOLE`` whose content nothing reads (see
+    :func:`_read_only_inside`), when a paragraph stays (:func:`_paragraph_stays`)."""
+    from trafilatura.settings import MANUALLY_CLEANED
+
+    cleaned = frozenset(MANUALLY_CLEANED) - {"form"}  # (forms are judged after the deletions)
+    if not cleaned.issuperset(_DELETED_WHOLE):
+        return
+    found = list(root.iter(*_DELETED_WHOLE))
+    if not found or not _paragraph_stays(root, cleaned):
+        return
+    nesting: dict = {}  # tag: whether an element of the page holds another of its tag
+
+    def nests(tag: str) -> bool:
+        known = nesting.get(tag)
+        if known is None:
+            known = nesting[tag] = any(next(e.iterancestors(tag), None) is not None for e in root.iter(tag))
+        return known
+
+    for el in found:
+        parent = el.getparent()
+        if (parent is None or not _plain_tail(el.tail)
+                or any(a.tag in cleaned for a in el.iterancestors())
+                or not _read_only_inside(el, cleaned, nests)):
+            continue
+        _detach(el, parent, saved)
+
+
 def _take_out(root, saved: list, muted: list, emptied: list) -> None:
     """The taking out of :func:`_unread_detached`, recorded in its three lists."""
+    _take_out_deleted_whole(root, saved)
     svgs = []
     for el in list(root.iter(*_UNREAD_TAGS)):
         tag = el.tag
@@ -203,16 +302,7 @@ def _take_out(root, saved: list, muted: list, emptied: list) -> None:
                 muted.append((el, el.text))  # it stays, its source out
                 el.text = None
             continue
-        prev = el.getprevious()
-        if prev is None:
-            saved.append((el, parent, True, parent.text))
-            if tail:
-                parent.text = (parent.text or "") + tail
-        else:
-            saved.append((el, prev, False, prev.tail))
-            if tail:
-                prev.tail = (prev.tail or "") + tail
-        parent.remove(el)  # (lxml keeps the tail with the removed element)
+        _detach(el, parent, saved)
     for svg in svgs:
         if next(svg.iterancestors("svg"), None) is not None:
             continue  # (inside an svg already emptied)
