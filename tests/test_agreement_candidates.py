@@ -319,7 +319,7 @@ def test_no_aside_taken_out_when_an_aside_nests_in_an_aside(monkeypatch):
     with agreement._unread_detached(doc):
         assert len(doc.findall(".//aside")) == 3
     real = agreement._read_only_inside
-    monkeypatch.setattr(agreement, "_read_only_inside", lambda el, cleaned, nests: real(el, cleaned, lambda tag: False))
+    monkeypatch.setattr(agreement, "_read_only_inside", lambda el, watched, nests: real(el, watched, lambda tag: False))
     assert "Second aside" not in candidate_text(doc, "trafilatura")  # (the rule is needed)
 
 

@@ -112,7 +112,10 @@ _VOID_UNREAD = ("area", "base", "img", "input", "link", "meta", "param", "wbr")
 #: taken out here only when its parent keeps a child or a text without it
 #: (:func:`_leaves_parent_filled`)
 _EMPTY_INLINE = frozenset(["b", "em", "i", "q", "span", "strong"])
-_UNREAD_TAGS = ("script", "svg") + _VOID_UNREAD + tuple(sorted(_EMPTY_INLINE))
+#: elements trafilatura deletes whole in every reading of the page: its cleaning deletes them
+#: (``MANUALLY_CLEANED``) and so do its page measure and its baseline rescue (``basic_cleaning``)
+_DELETED_WHOLE = ("aside", "footer")
+_UNREAD_TAGS = ("script", "svg") + _VOID_UNREAD + tuple(sorted(_EMPTY_INLINE)) + _DELETED_WHOLE
 
 
 def _is_json_ld(script) -> bool:
@@ -199,9 +202,6 @@ def _detach(el, parent, saved: list) -> None:
     parent.remove(el)  # (lxml keeps the tail with the removed element)
 
 
-#: elements trafilatura deletes whole in every reading of the page: its cleaning deletes them
-#: (``MANUALLY_CLEANED``) and so do its page measure and its baseline rescue (``basic_cleaning``)
-_DELETED_WHOLE = ("aside", "footer")
 #: id and class words (lower case) of the containers its raw-tree prunes may delete
 #: (comment sections, infinite-scroll feeds, share bars): a superset of what they match
 _RAW_PRUNED_WORDS = ("comment", "comol", "disqus", "dsq-", "infinite", "mvp-post-add", "elementor-share")
@@ -229,7 +229,11 @@ def _paragraph_stays(root, cleaned: frozenset) -> bool:
     return False
 
 
-def _read_only_inside(el, cleaned: frozenset, nests) -> bool:
+#: tags whose elements this parser never gives a child (raw text, HTML 4 empty elements)
+_NEVER_NESTED = frozenset(("input", "link", "script", "style"))
+
+
+def _read_only_inside(el, watched: tuple, nests) -> bool:
     """True when nothing trafilatura does before it deletes ``el`` reads ``el``'s content for
     the rest of the page: no JSON-LD script (its forum test and its baseline rescue read it), no
     ``h1`` (its infinite-scroll prune keeps a container holding one), no Discourse preload
@@ -237,52 +241,67 @@ def _read_only_inside(el, cleaned: frozenset, nests) -> bool:
     tag for which ``nests(tag)``: its cleaning deletes while iterating over a tag, and once it
     deletes an element holding another of the tag, the loop goes on inside the deleted one and
     ends there, so the later elements of that tag stay (taking one of them out would delete
-    what trafilatura keeps)."""
-    for d in el.iter():
+    what trafilatura keeps). ``watched``: ``div``, ``h1`` and the tags the cleaning deletes."""
+    for d in el.iter(*watched):
         tag = d.tag
-        if not isinstance(tag, str):
-            continue
-        if tag == "h1" or (tag == "script" and _is_json_ld(d)) or d.get("id") == "data-preloaded":
+        if tag == "div":
+            if d.get("id") == "data-preloaded":
+                return False
+        elif tag == "h1":
             return False
-        if tag in cleaned and nests(tag):
+        elif tag == "script":
+            if _is_json_ld(d):
+                return False
+        elif tag not in _NEVER_NESTED and nests(tag):
             return False
     return True
 
 
-def _take_out_deleted_whole(root, saved: list) -> None:
-    """Take out the outermost elements of ``_DELETED_WHOLE`` whose content nothing reads (see
-    :func:`_read_only_inside`), when a paragraph stays (:func:`_paragraph_stays`)."""
+def _deletable_whole(root):
+    """The test of :func:`_take_out` for the elements of ``_DELETED_WHOLE`` it meets in ``root``:
+    true for the outermost ones whose content nothing reads (:func:`_read_only_inside`), when a
+    paragraph stays (:func:`_paragraph_stays`, asked at the first one)."""
     from trafilatura.settings import MANUALLY_CLEANED
 
     cleaned = frozenset(MANUALLY_CLEANED) - {"form"}  # (forms are judged after the deletions)
-    if not cleaned.issuperset(_DELETED_WHOLE):
-        return
-    found = list(root.iter(*_DELETED_WHOLE))
-    if not found or not _paragraph_stays(root, cleaned):
-        return
-    nesting: dict = {}  # tag: whether an element of the page holds another of its tag
+    usable = cleaned.issuperset(_DELETED_WHOLE)
+    watched = ("div", "h1", *sorted(cleaned))
+    known: dict = {}  # "p": whether a paragraph stays; a tag: whether one of its elements holds another
 
     def nests(tag: str) -> bool:
-        known = nesting.get(tag)
-        if known is None:
-            known = nesting[tag] = any(next(e.iterancestors(tag), None) is not None for e in root.iter(tag))
-        return known
+        answer = known.get(tag)
+        if answer is None:
+            answer = known[tag] = any(next(e.iterancestors(tag), None) is not None for e in root.iter(tag))
+        return answer
 
-    for el in found:
-        parent = el.getparent()
-        if (parent is None or not _plain_tail(el.tail)
-                or any(a.tag in cleaned for a in el.iterancestors())
-                or not _read_only_inside(el, cleaned, nests)):
-            continue
-        _detach(el, parent, saved)
+    def deletable(el) -> bool:
+        if not usable or el.getparent() is None or not _plain_tail(el.tail):
+            return False
+        stays = known.get("p")
+        if stays is None:
+            stays = known["p"] = _paragraph_stays(root, cleaned)
+        return (stays and not any(a.tag in cleaned for a in el.iterancestors())
+                and _read_only_inside(el, watched, nests))
+
+    return deletable
 
 
 def _take_out(root, saved: list, muted: list, emptied: list) -> None:
     """The taking out of :func:`_unread_detached`, recorded in its three lists."""
-    _take_out_deleted_whole(root, saved)
     svgs = []
+    deletable = None  # (made at the first aside or footer)
+    skip = 0  # the elements still to pass over inside one taken out whole
     for el in list(root.iter(*_UNREAD_TAGS)):
+        if skip:
+            skip -= 1
+            continue
         tag = el.tag
+        if tag in _DELETED_WHOLE:
+            deletable = deletable or _deletable_whole(root)
+            if deletable(el):
+                skip = sum(1 for _ in el.iter(*_UNREAD_TAGS)) - 1
+                _detach(el, el.getparent(), saved)
+            continue
         if tag == "svg":
             if len(el):
                 svgs.append(el)
