@@ -427,3 +427,23 @@ def test_no_nav_emptied_when_the_rescue_may_read_the_whole_page(monkeypatch):
         assert len(doc.find(".//nav")) == 1
     monkeypatch.setattr(unread, "_paragraph_stays", lambda *args: True)
     assert candidate_text(doc, "trafilatura") != expected  # (the rule is needed)
+
+
+def test_nothing_taken_out_with_another_trafilatura(monkeypatch):
+    """The rules were read from one trafilatura release: with another, the candidate reads the
+    whole page (slower, and still trafilatura's own text)."""
+    import trafilatura
+
+    doc = parse_html(CHROME_PAGE)
+    before = lxml.html.tostring(doc)
+    assert unread._verified_trafilatura()  # (the pinned release is the one installed)
+    monkeypatch.setattr(trafilatura, "__version__", "9.9.9")
+    unread._verified_trafilatura.cache_clear()
+    try:
+        with unread.unread_detached(doc):
+            assert lxml.html.tostring(doc) == before
+        assert candidate_text(doc, "trafilatura") == _expected(doc)
+    finally:
+        monkeypatch.undo()
+        unread._verified_trafilatura.cache_clear()
+    assert unread._verified_trafilatura()
