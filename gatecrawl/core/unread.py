@@ -111,8 +111,8 @@ def unread_detached(root: lxml.html.HtmlElement):
     its output). Of the elements it deletes while iterating over a tag, only those that cannot
     hold their own tag (voids, scripts) are taken out freely: a nested one could change which
     elements its loop reaches (it prunes the empty inline ones from a list made first; an
-    ``aside`` or ``footer`` goes only when no element of its tags nests in one of its own on
-    the page). The extractor copies the whole tree three or four times and runs its XPath
+    ``aside``, a ``footer`` or a ``nav``'s inside goes only when none of the elements it deletes
+    there is of a tag that nests in its own anywhere on the page). The extractor copies the whole tree three or four times and runs its XPath
     prunes over it; on news pages these elements are about a third of the tree."""
     # (element, the sibling before it or its parent, which of the two, that one's text)
     saved: list = []
@@ -123,9 +123,9 @@ def unread_detached(root: lxml.html.HtmlElement):
             _take_out(root, saved, muted, emptied)
         yield
     finally:
-        for svg, kids, text in reversed(emptied):
-            svg[:] = kids
-            svg.text = text
+        for el, kids, text in reversed(emptied):
+            el[:] = kids
+            el.text = text
         for el, anchor, is_parent, text in reversed(saved):
             if is_parent:
                 anchor.text = text
