@@ -186,25 +186,27 @@ def _spaced_words(el, blocks: frozenset) -> str | None:
     kept), joined by single spaces; None when a text holds a character it filters (see
     :func:`_plain_tail`)."""
     parts: list[str] = []
-
-    def walk(e) -> None:
-        if e.text:
-            parts.append(e.text)
-        for child in e:
-            tag = child.tag
-            if isinstance(tag, str) and tag not in _UNMEASURED:
-                spaced = tag in blocks
-                if spaced:
-                    parts.append(" ")
-                walk(child)
-                if spaced:
-                    parts.append(" ")
-            if child.tail:
-                parts.append(child.tail)
-
-    walk(el)
+    _spaced_parts(el, blocks, parts)
     text = "".join(parts)
     return " ".join(text.split()) if _plain_tail(text) else None
+
+
+def _spaced_parts(el, blocks: frozenset, parts: list) -> None:
+    """``el``'s texts and tails below it, into ``parts``, for :func:`_spaced_words` (a function
+    of its own, not a nested one: a nested function calling itself is a reference cycle)."""
+    if el.text:
+        parts.append(el.text)
+    for child in el:
+        tag = child.tag
+        if isinstance(tag, str) and tag not in _UNMEASURED:
+            spaced = tag in blocks
+            if spaced:
+                parts.append(" ")
+            _spaced_parts(child, blocks, parts)
+            if spaced:
+                parts.append(" ")
+        if child.tail:
+            parts.append(child.tail)
 
 
 def _paragraph_stays(root, cleaned: frozenset, cookie, blocks: frozenset) -> bool:
