@@ -112,8 +112,9 @@ def unread_detached(root: lxml.html.HtmlElement):
     hold their own tag (voids, scripts) are taken out freely: a nested one could change which
     elements its loop reaches (it prunes the empty inline ones from a list made first; an
     ``aside``, a ``footer`` or a ``nav``'s inside goes only when none of the elements it deletes
-    there is of a tag that nests in its own anywhere on the page). The extractor copies the whole tree three or four times and runs its XPath
-    prunes over it; on news pages these elements are about a third of the tree."""
+    there is of a tag that nests in its own anywhere on the page). The extractor copies the
+    whole tree three or four times and runs its XPath prunes over it; on news pages these
+    elements are about a third of the tree."""
     # (element, the sibling before it or its parent, which of the two, that one's text)
     saved: list = []
     muted: list = []  # (script, its source)
@@ -180,6 +181,13 @@ def _names_cookie(search, names: str) -> bool:
     return search(names) is not None
 
 
+def _names_deleted(names: str, cookie) -> bool:
+    """True when one of the id and class values in ``names`` (one a line) may make trafilatura
+    delete its element before reading it: a raw-tree prune's word, a footer's name (its basic
+    cleaning's ``div`` test, here for any tag), or its cookie-banner pattern (``cookie``)."""
+    return bool(names) and (_names_raw_pruned(names) or "footer" in names or cookie(names))
+
+
 def _spaced_words(el, blocks: frozenset) -> str | None:
     """The words of ``el``'s content as trafilatura's page measure reads them (its block
     elements' texts and tails spaced, the scripts, style sheets and svgs left out, their tails
@@ -216,13 +224,11 @@ def _paragraph_stays(root, cleaned: frozenset, cookie, blocks: frozenset) -> boo
     recall-mode cleaning then takes no copy of the page (it keeps one, taken before its
     deletions, when no paragraph would survive them), and its baseline rescue ends at the
     articles or the paragraphs, before its whole-page text."""
+    deleted = cleaned | _BASIC_CLEANED
     for p in root.iter("p"):
-        if len(p.text_content()) <= 100 or any(a.tag in cleaned for a in p.iterancestors()):
+        if len(p.text_content()) <= 100 or any(a.tag in deleted for a in p.iterancestors()):
             continue  # (a first filter, on the cheaper measures: passing over a paragraph is safe)
-        names = "\n".join(_ANCESTOR_NAMES(p))
-        if names and (_names_raw_pruned(names) or "footer" in names or cookie(names)):
-            continue
-        if any(a.tag in _BASIC_CLEANED for a in p.iterancestors()):
+        if _names_deleted("\n".join(_ANCESTOR_NAMES(p)), cookie):
             continue
         words = _spaced_words(p, blocks)
         if words is not None and len(words) > 100:
@@ -285,19 +291,17 @@ class _PageChrome:
                                              for e in self.root.iter(tag))
         return answer
 
-    def _outermost_unread(self, el) -> bool:
-        """``el`` is in no element the cleaning deletes, nothing reads its content for the rest
-        of the page (:func:`_read_only_inside`), and a paragraph stays (:func:`_paragraph_stays`)."""
+    def deletable(self, el) -> bool:
+        """An aside or a footer that can be taken out whole (and a nav that can be emptied, if
+        :meth:`nav_words` finds it holds nothing more that is read): ``el`` is in no element the
+        cleaning deletes, nothing reads its content for the rest of the page
+        (:func:`_read_only_inside`), and a paragraph stays (:func:`_paragraph_stays`)."""
         if not self.usable or el.getparent() is None or not _plain_tail(el.tail):
             return False
         if self.stays is None:
             self.stays = _paragraph_stays(self.root, self.cleaned, self.cookie, self.blocks)
         return (self.stays and not any(a.tag in self.cleaned for a in el.iterancestors())
                 and _read_only_inside(el, self.watched, self.nests))
-
-    def deletable(self, el) -> bool:
-        """An aside or a footer that can be taken out whole."""
-        return self._outermost_unread(el)
 
     def nav_words(self, el) -> str | None:
         """The words a nav can be emptied to (:func:`_spaced_words`), or None when it must stay
@@ -306,10 +310,9 @@ class _PageChrome:
         nothing the rescue reads before its whole-page text (articles, paragraphs, quotes,
         code) and nothing either deletes inside it (a footer-, cookie- or comment-named
         element, an aside, a footer, a template)."""
-        if not self._outermost_unread(el) or next(el.iter(*_NAV_READ), None) is not None:
+        if not self.deletable(el) or next(el.iter(*_NAV_READ), None) is not None:
             return None
-        names = "\n".join(_DESCENDANT_NAMES(el))  # (no pattern matches across a line)
-        if names and ("footer" in names or self.cookie(names) or _names_raw_pruned(names)):
+        if _names_deleted("\n".join(_DESCENDANT_NAMES(el)), self.cookie):  # (no pattern matches across a line)
             return None
         return _spaced_words(el, self.blocks)
 
@@ -327,7 +330,7 @@ def _take_out(root, saved: list, muted: list, emptied: list) -> None:
         if tag in _DELETED_WHOLE:
             chrome = chrome or _PageChrome(root)
             if chrome.deletable(el):
-                skip = sum(1 for _ in el.iter(*_UNREAD_TAGS)) - 1
+                skip = sum(1 for _ in el.iter(*_UNREAD_TAGS)) - 1  # (this walk's elements inside it)
                 _detach(el, el.getparent(), saved)
             continue
         if tag == "nav":
